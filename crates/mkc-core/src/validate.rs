@@ -1,0 +1,212 @@
+//! Input validation shared by every public entry point. Each check returns a typed
+//! [`Error`] that names the argument (`what`) and the offending position.
+
+use crate::{Error, Result};
+use faer::MatRef;
+
+/// Relative tolerance used by [`kernel`] for symmetry: |K_ij − K_ji| ≤ tol · max|K|.
+pub const SYMMETRY_RTOL: f64 = 1e-8;
+
+/// Every entry finite.
+pub fn finite(what: &str, m: MatRef<'_, f64>) -> Result<()> {
+    for j in 0..m.ncols() {
+        for i in 0..m.nrows() {
+            let v = m[(i, j)];
+            if !v.is_finite() {
+                return Err(Error::NonFinite { what: what.into(), row: i, col: j, value: v });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every element of a slice finite (reported as row `i`, column 0).
+pub fn finite_slice(what: &str, v: &[f64]) -> Result<()> {
+    match v.iter().position(|x| !x.is_finite()) {
+        Some(i) => Err(Error::NonFinite { what: what.into(), row: i, col: 0, value: v[i] }),
+        None => Ok(()),
+    }
+}
+
+/// At least one row and one column.
+pub fn non_empty(what: &str, m: MatRef<'_, f64>) -> Result<()> {
+    if m.nrows() == 0 || m.ncols() == 0 {
+        return Err(Error::input(what, format!("empty matrix ({} x {})", m.nrows(), m.ncols())));
+    }
+    Ok(())
+}
+
+/// Square; returns n.
+pub fn square(what: &str, m: MatRef<'_, f64>) -> Result<usize> {
+    if m.nrows() != m.ncols() {
+        return Err(Error::shape(what, "a square matrix", format!("{} x {}", m.nrows(), m.ncols())));
+    }
+    Ok(m.nrows())
+}
+
+/// Exactly `rows` x `cols`.
+pub fn dims(what: &str, m: MatRef<'_, f64>, rows: usize, cols: usize) -> Result<()> {
+    if m.nrows() != rows || m.ncols() != cols {
+        return Err(Error::shape(what, format!("{rows} x {cols}"), format!("{} x {}", m.nrows(), m.ncols())));
+    }
+    Ok(())
+}
+
+/// A slice of exactly `len` elements.
+pub fn len(what: &str, got: usize, expected: usize) -> Result<()> {
+    if got != expected {
+        return Err(Error::shape(what, format!("length {expected}"), format!("length {got}")));
+    }
+    Ok(())
+}
+
+/// Symmetric within `rtol · max|m|` (absolute `rtol` when the matrix is zero).
+pub fn symmetric(what: &str, m: MatRef<'_, f64>, rtol: f64) -> Result<()> {
+    let n = square(what, m)?;
+    let mut scale = 0.0f64;
+    for j in 0..n {
+        for i in 0..n {
+            scale = scale.max(m[(i, j)].abs());
+        }
+    }
+    let tol = if scale == 0.0 { rtol } else { rtol * scale };
+    for j in 0..n {
+        for i in (j + 1)..n {
+            let (a, b) = (m[(i, j)], m[(j, i)]);
+            if (a - b).abs() > tol {
+                return Err(Error::NotSymmetric { what: what.into(), i, j, a, b });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A valid kernel matrix: non-empty, square, finite, symmetric (within [`SYMMETRY_RTOL`]).
+/// Returns n. Positive semidefiniteness is *not* checked here (it costs an
+/// eigendecomposition); see `mkc_kernels` for the optional PSD check.
+pub fn kernel(what: &str, k: MatRef<'_, f64>) -> Result<usize> {
+    non_empty(what, k)?;
+    let n = square(what, k)?;
+    finite(what, k)?;
+    symmetric(what, k, SYMMETRY_RTOL)?;
+    Ok(n)
+}
+
+/// A list of kernels: at least one, all valid and of the same size. Returns n.
+pub fn kernels(what: &str, ks: &[MatRef<'_, f64>]) -> Result<usize> {
+    let Some(first) = ks.first() else {
+        return Err(Error::input(what, "no kernels given"));
+    };
+    let n = kernel(&format!("{what}[0]"), *first)?;
+    for (p, k) in ks.iter().enumerate().skip(1) {
+        let np = kernel(&format!("{what}[{p}]"), *k)?;
+        if np != n {
+            return Err(Error::shape(format!("{what}[{p}]"), format!("{n} x {n} like {what}[0]"), format!("{np} x {np}")));
+        }
+    }
+    Ok(n)
+}
+
+/// Number of clusters: 1 ≤ k ≤ n (`min` lets methods demand k ≥ 2).
+pub fn n_clusters(k: usize, n: usize, min: usize) -> Result<()> {
+    if k < min.max(1) {
+        return Err(Error::param("n_clusters", k, format!("must be at least {}", min.max(1))));
+    }
+    if k > n {
+        return Err(Error::param("n_clusters", k, format!("larger than the number of samples ({n})")));
+    }
+    Ok(())
+}
+
+/// A finite, strictly positive scalar parameter.
+pub fn positive(name: &str, v: f64) -> Result<()> {
+    if !(v.is_finite() && v > 0.0) {
+        return Err(Error::param(name, v, "must be finite and > 0"));
+    }
+    Ok(())
+}
+
+/// A finite, non-negative scalar parameter.
+pub fn non_negative(name: &str, v: f64) -> Result<()> {
+    if !(v.is_finite() && v >= 0.0) {
+        return Err(Error::param(name, v, "must be finite and >= 0"));
+    }
+    Ok(())
+}
+
+/// Binary labels in {−1, +1}, both present.
+pub fn binary_labels(what: &str, y: &[f64]) -> Result<()> {
+    if y.is_empty() {
+        return Err(Error::input(what, "no labels"));
+    }
+    if let Some(i) = y.iter().position(|&v| v != 1.0 && v != -1.0) {
+        return Err(Error::input(what, format!("label {} at index {i} is not -1 or +1", y[i])));
+    }
+    if y.iter().all(|&v| v == y[0]) {
+        return Err(Error::input(what, format!("only one class ({})", y[0])));
+    }
+    Ok(())
+}
+
+/// Class/cluster labels `0..` with at least `min_classes` distinct values; returns the
+/// number of distinct values.
+pub fn labels(what: &str, y: &[usize], min_classes: usize) -> Result<usize> {
+    if y.is_empty() {
+        return Err(Error::input(what, "no labels"));
+    }
+    let mut seen: Vec<usize> = y.to_vec();
+    seen.sort_unstable();
+    seen.dedup();
+    if seen.len() < min_classes {
+        return Err(Error::input(what, format!("{} distinct label(s), need at least {min_classes}", seen.len())));
+    }
+    Ok(seen.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faer::Mat;
+
+    #[test]
+    fn kernel_checks_each_defect() {
+        let ok = Mat::from_fn(4, 4, |i, j| 1.0 / (1.0 + (i as f64 - j as f64).abs()));
+        assert_eq!(kernel("K", ok.as_ref()).unwrap(), 4);
+
+        let rect = Mat::<f64>::zeros(3, 4);
+        assert!(matches!(kernel("K", rect.as_ref()), Err(Error::Shape { .. })));
+
+        let mut nan = ok.clone();
+        nan[(2, 1)] = f64::NAN;
+        assert!(matches!(kernel("K", nan.as_ref()), Err(Error::NonFinite { row: 2, col: 1, .. })));
+
+        let mut asym = ok.clone();
+        asym[(0, 3)] += 1e-3;
+        assert!(matches!(kernel("K", asym.as_ref()), Err(Error::NotSymmetric { .. })));
+
+        let empty = Mat::<f64>::zeros(0, 0);
+        assert!(matches!(kernel("K", empty.as_ref()), Err(Error::InvalidInput { .. })));
+    }
+
+    #[test]
+    fn kernels_need_equal_sizes() {
+        let a = Mat::<f64>::identity(3, 3);
+        let b = Mat::<f64>::identity(4, 4);
+        assert!(matches!(kernels("Ks", &[a.as_ref(), b.as_ref()]), Err(Error::Shape { .. })));
+        assert!(matches!(kernels("Ks", &[]), Err(Error::InvalidInput { .. })));
+        assert_eq!(kernels("Ks", &[a.as_ref(), a.as_ref()]).unwrap(), 3);
+    }
+
+    #[test]
+    fn cluster_count_and_labels() {
+        assert!(n_clusters(0, 5, 1).is_err());
+        assert!(n_clusters(6, 5, 1).is_err());
+        assert!(n_clusters(1, 5, 2).is_err());
+        assert!(n_clusters(5, 5, 2).is_ok());
+        assert!(binary_labels("y", &[1.0, 1.0]).is_err());
+        assert!(binary_labels("y", &[1.0, 0.0]).is_err());
+        assert!(binary_labels("y", &[1.0, -1.0]).is_ok());
+        assert_eq!(labels("y", &[0, 2, 2], 2).unwrap(), 2);
+        assert!(labels("y", &[3, 3], 2).is_err());
+    }
+}

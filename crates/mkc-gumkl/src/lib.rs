@@ -1,0 +1,3 @@
+//! GUMKL (Tzortzis & Likas): greedy unsupervised multiple kernel learning, and MVKKM.
+//!
+//! (Work in progress.)

@@ -1,0 +1,3 @@
+//! Kernel construction (linear, polynomial, Gaussian, cosine; dense and sparse), normalisation and validity checks.
+//!
+//! (Work in progress.)

@@ -1,0 +1,3 @@
+//! Clustering metrics: Hungarian accuracy, NMI, purity, ARI, contingency tables.
+//!
+//! (Work in progress.)
