@@ -1,3 +1,85 @@
-//! An SMO solver for precomputed kernels (C-SVC, epsilon-SVR, simplex-constrained squared-hinge dual) with warm starts.
+//! An SMO solver for dual SVM problems on precomputed kernels, in the manner of
+//! libsvm (Chang & Lin 2011), with warm starts — the inner solver of RMKC (eq. 10, a
+//! C-SVC on `K̃/E`), LG-MMC (eq. 3/7, a simplex-constrained squared-hinge dual) and the
+//! iterSVR baseline (ε-SVR).
 //!
-//! (Work in progress.)
+//! # The problem
+//!
+//! [`Smo`] solves `min ½αᵀQα + pᵀα  s.t.  yᵀα = Δ,  l ≤ α ≤ u` (`y_t = ±1`) with
+//! second-order working-set selection (Fan, Chen & Lin 2005; [`working_set`] module
+//! docs), shrinking with gradient reconstruction, and the stopping rule
+//! `max_{I_up} −yG + max_{I_low} yG < ε` (default ε = 1e-3 as libsvm). `Q` comes through
+//! the [`QMatrix`] trait: [`DenseSigned`] (`s · σ_i σ_j K_ij`, read straight from a dense
+//! kernel — contiguous faer columns, no cache), [`SumOf`] such terms and
+//! [`WithDiagonal`] (`+ I/C`).
+//!
+//! # Front ends
+//!
+//! - [`CSvc`] — C-SVC: α, b, dual objective (maximisation form), decision values, support;
+//!   warm starts from an α (`fit_warm`) or from a previous model (`solve_from`, O(n) per
+//!   flipped label instead of O(n · #SV) for the start gradient).
+//! - [`SimplexSquaredHinge`] — LG-MMC eq. (3) with label kernels `Σ_t μ_t K ∘ y_t y_tᵀ`.
+//! - [`EpsSvr`] — ε-SVR.
+//!
+//! # Non-convergence
+//!
+//! The iteration cap (default `max(10⁷, 100 n)`, libsvm's) is *reported*, not hidden:
+//! every result carries `converged` and `max_violation`; [`SmoSolution::ensure_converged`]
+//! turns it into [`mkc_core::Error::NotConverged`].
+//!
+//! # Warm starts
+//!
+//! Every front end takes a previous α (after a label flip, a kernel rescaling, a new μ).
+//! It is repaired to feasibility — clipped to the box, the gradient computed there in
+//! O(n · #nonzero α), then `yᵀα = Δ` restored by moving the fewest coordinates, each as
+//! far as it goes (to its bound or until the residual vanishes), chosen one at a time by
+//! the steepest directional derivative among the coordinates that can move the helpful
+//! way (ties to the lowest index; one O(n) gradient update per moved coordinate). Solvers that re-solve on one kernel
+//! should check it once with [`CheckedKernel`] and call `solve` (the `fit*` methods
+//! check the kernel, an O(n²) pass, every time).
+//!
+//! # Example
+//!
+//! ```
+//! use faer::Mat;
+//! use mkc_core::ParamGuard;
+//! use mkc_svm::CSvcParams;
+//!
+//! // Two well separated groups on a line, Gaussian kernel.
+//! let x = [-2.0, -1.5, -1.0, 1.0, 1.5, 2.0];
+//! let y = [-1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
+//! let k = Mat::from_fn(6, 6, |i, j| (-(x[i] - x[j]) * (x[i] - x[j]) / 2.0f64).exp());
+//! let svc = CSvcParams::new(10.0).tol(1e-8).check()?;
+//! let model = svc.fit(k.as_ref(), &y)?;
+//! assert!(model.converged);
+//! // Every point on the right side, and yᵀα = 0.
+//! assert!(model.decision.iter().zip(&y).all(|(f, yi)| f * yi > 0.0));
+//! assert!(model.alpha.iter().zip(&y).map(|(a, yi)| a * yi).sum::<f64>().abs() < 1e-12);
+//!
+//! // Flip one label and re-solve from the previous α.
+//! let mut y2 = y;
+//! y2[2] = 1.0;
+//! let warm = svc.fit_warm(k.as_ref(), &y2, &model.alpha)?;
+//! let cold = svc.fit(k.as_ref(), &y2)?;
+//! assert!((warm.objective - cold.objective).abs() < 1e-6);
+//! # Ok::<(), mkc_core::Error>(())
+//! ```
+
+mod cache;
+mod csvc;
+mod feasibility;
+mod kernel;
+mod qmatrix;
+mod shrinking;
+mod simplex;
+mod solver;
+mod state;
+mod svr;
+pub mod working_set;
+
+pub use csvc::{CSvc, CSvcParams, SvcModel};
+pub use kernel::CheckedKernel;
+pub use qmatrix::{DenseSigned, QMatrix, SumOf, WithDiagonal};
+pub use simplex::{SimplexModel, SimplexSquaredHinge, SimplexSquaredHingeParams};
+pub use solver::{Problem, Smo, SmoParams, SmoSolution};
+pub use svr::{EpsSvr, EpsSvrParams, SvrModel};

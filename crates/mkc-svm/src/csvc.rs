@@ -1,0 +1,210 @@
+//! C-SVC on a precomputed kernel:
+//!
+//! ```text
+//! max_α  Σ_i α_i − ½ Σ_ij α_i α_j y_i y_j s K_ij   s.t.  0 ≤ α_i ≤ C,  yᵀα = 0
+//! ```
+//!
+//! (RMKC eq. 10 with `s = 1/E(θ, y)`; `s = 1` is the plain C-SVC). Solved by [`Smo`]
+//! with `Q = s (yyᵀ) ∘ K`, `p = −1`. Decision values on the training points
+//! `f_i = Σ_j α_j y_j s K_ij + b` come for free from the gradient:
+//! `f_i = y_i (G_i + 1) + b`, with `b = −ρ` (libsvm's bias).
+
+use crate::kernel::CheckedKernel;
+use crate::qmatrix::DenseSigned;
+use crate::solver::{Problem, Smo, SmoParams};
+use faer::MatRef;
+use mkc_core::{ParamGuard, Result};
+
+/// Unchecked C-SVC hyperparameters; `check()` gives a [`CSvc`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct CSvcParams {
+    c: f64,
+    smo: SmoParams,
+}
+
+impl CSvcParams {
+    /// Box constraint C (> 0); tolerance 1e-3, libsvm's iteration cap, shrinking on.
+    pub fn new(c: f64) -> Self {
+        Self {
+            c,
+            smo: SmoParams::new(),
+        }
+    }
+    /// Tolerance on the maximal KKT violation (default 1e-3).
+    pub fn tol(mut self, tol: f64) -> Self {
+        self.smo = self.smo.tol(tol);
+        self
+    }
+    /// Iteration cap (default `max(10⁷, 100 n)`); hitting it gives `converged = false`.
+    pub fn max_iter(mut self, max_iter: usize) -> Self {
+        self.smo = self.smo.max_iter(max_iter);
+        self
+    }
+    /// Shrinking on/off (default on).
+    pub fn shrinking(mut self, on: bool) -> Self {
+        self.smo = self.smo.shrinking(on);
+        self
+    }
+}
+
+impl ParamGuard for CSvcParams {
+    type Checked = CSvc;
+    fn check(&self) -> Result<CSvc> {
+        mkc_core::validate::positive("C", self.c)?;
+        Ok(CSvc {
+            c: self.c,
+            smo: self.smo.check()?,
+        })
+    }
+}
+
+/// A checked C-SVC.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CSvc {
+    c: f64,
+    smo: Smo,
+}
+
+/// A fitted C-SVC.
+#[derive(Clone, Debug)]
+pub struct SvcModel {
+    /// Dual variables α (0 ≤ α_i ≤ C, yᵀα = 0).
+    pub alpha: Vec<f64>,
+    /// Bias b (= −ρ of libsvm).
+    pub b: f64,
+    /// Dual objective in maximisation form `Σα − ½αᵀ(yyᵀ ∘ sK)α` (RMKC eq. 11); libsvm
+    /// reports its negative.
+    pub objective: f64,
+    /// Decision values on the training points, `f_i = Σ_j α_j y_j s K_ij + b`.
+    pub decision: Vec<f64>,
+    /// Indices with α_i > 0, increasing.
+    pub support: Vec<usize>,
+    /// SMO iterations.
+    pub n_iter: usize,
+    /// Whether the tolerance was met (false: the iteration cap was hit).
+    pub converged: bool,
+    /// Final maximal KKT violation.
+    pub max_violation: f64,
+}
+
+impl CSvc {
+    /// The box constraint C.
+    pub fn c(&self) -> f64 {
+        self.c
+    }
+
+    /// Fit on kernel `k` (validated here) with labels `y ∈ {−1, +1}ⁿ` (both classes).
+    pub fn fit(&self, k: MatRef<'_, f64>, y: &[f64]) -> Result<SvcModel> {
+        self.solve(&CheckedKernel::new(k)?, 1.0, y, None)
+    }
+
+    /// Fit from a previous α (e.g. before a label flip): repaired to feasibility (clip to
+    /// `[0, C]`, then restore `yᵀα = 0`; see the crate docs) and used as the start.
+    pub fn fit_warm(&self, k: MatRef<'_, f64>, y: &[f64], prev_alpha: &[f64]) -> Result<SvcModel> {
+        self.solve(&CheckedKernel::new(k)?, 1.0, y, Some(prev_alpha))
+    }
+
+    /// Warm start from a previous model on the same kernel `K` (labels `prev_y`, scale
+    /// `prev_scale`), after labels flipped and/or the scale changed (RMKC: one flip, and
+    /// `K̃/E` with a new `E`). The start gradient is rebuilt from `prev.decision` in
+    /// O(n · #flipped labels with α ≠ 0) instead of O(n · #nonzero α):
+    /// `u = K(α ∘ y) = (f − b)/s_prev`, corrected by `K_{:,j} α_j (y_j − y_prev_j)`,
+    /// then `G_i = s y_i u_i − 1`. `prev` must come from this kernel.
+    pub fn solve_from(
+        &self,
+        k: &CheckedKernel<'_>,
+        scale: f64,
+        y: &[f64],
+        prev: &SvcModel,
+        prev_y: &[f64],
+        prev_scale: f64,
+    ) -> Result<SvcModel> {
+        let n = k.size();
+        mkc_core::validate::len("labels y", y.len(), n)?;
+        mkc_core::validate::len("previous labels", prev_y.len(), n)?;
+        mkc_core::validate::len("previous alpha", prev.alpha.len(), n)?;
+        mkc_core::validate::len("previous decision values", prev.decision.len(), n)?;
+        mkc_core::validate::binary_labels("labels y", y)?;
+        mkc_core::validate::binary_labels("previous labels", prev_y)?;
+        mkc_core::validate::positive("kernel scale", scale)?;
+        mkc_core::validate::positive("previous kernel scale", prev_scale)?;
+        let mut u: Vec<f64> = prev
+            .decision
+            .iter()
+            .map(|f| (f - prev.b) / prev_scale)
+            .collect();
+        let kr = k.as_ref();
+        let plain = DenseSigned::new(kr, 1.0, None)?;
+        for j in 0..n {
+            let d = prev.alpha[j] * (y[j] - prev_y[j]);
+            if d != 0.0 {
+                crate::qmatrix::QMatrix::add_column(&plain, j, d, &mut u);
+            }
+        }
+        let g: Vec<f64> = u
+            .iter()
+            .zip(y)
+            .map(|(ui, yi)| scale * yi * ui - 1.0)
+            .collect();
+        self.solve_inner(k, scale, y, Some(&prev.alpha), Some(&g))
+    }
+
+    /// The general entry point: kernel `scale · K` for a kernel checked once, optional
+    /// warm start. RMKC solves eq. (10) as `solve(&k_tilde, 1.0 / e, &y, Some(&prev))`.
+    pub fn solve(
+        &self,
+        k: &CheckedKernel<'_>,
+        scale: f64,
+        y: &[f64],
+        warm: Option<&[f64]>,
+    ) -> Result<SvcModel> {
+        self.solve_inner(k, scale, y, warm, None)
+    }
+
+    fn solve_inner(
+        &self,
+        k: &CheckedKernel<'_>,
+        scale: f64,
+        y: &[f64],
+        warm: Option<&[f64]>,
+        gradient: Option<&[f64]>,
+    ) -> Result<SvcModel> {
+        let n = k.size();
+        mkc_core::validate::len("labels y", y.len(), n)?;
+        mkc_core::validate::binary_labels("labels y", y)?;
+        mkc_core::validate::positive("kernel scale", scale)?;
+        let q = DenseSigned::new(k.as_ref(), scale, Some(y))?;
+        let p = vec![-1.0; n];
+        let lower = vec![0.0; n];
+        let upper = vec![self.c; n];
+        let problem = Problem {
+            p: &p,
+            y,
+            delta: 0.0,
+            lower: &lower,
+            upper: &upper,
+        };
+        let sol = match (warm, gradient) {
+            (Some(a), Some(g)) => self.smo.solve_with_gradient(&q, &problem, a, g)?,
+            _ => self.smo.solve(&q, &problem, warm)?,
+        };
+        let b = -sol.rho;
+        let decision = sol
+            .gradient
+            .iter()
+            .zip(y)
+            .map(|(g, yi)| yi * (g + 1.0) + b)
+            .collect();
+        let support = (0..n).filter(|&i| sol.alpha[i] > 0.0).collect();
+        Ok(SvcModel {
+            b,
+            objective: -sol.objective,
+            decision,
+            support,
+            n_iter: sol.n_iter,
+            converged: sol.converged,
+            max_violation: sol.max_violation,
+            alpha: sol.alpha,
+        })
+    }
+}

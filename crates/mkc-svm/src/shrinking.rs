@@ -1,0 +1,90 @@
+//! Shrinking and gradient reconstruction (libsvm's heuristics, Chang & Lin 2011, §5).
+//!
+//! Every `min(n, 1000)` iterations, variables at a bound whose gradient says they will
+//! stay there are removed from the active set: with `m = max_{I_up} −yG` and
+//! `M' = max_{I_low} yG` over the active set, a variable only in `I_up` is shrunk when
+//! `−y_t G_t < −M'`, one only in `I_low` when `y_t G_t < −m`; free variables are never
+//! shrunk, variables fixed by `l_t = u_t` always. The first time `m + M' ≤ 10ε` the
+//! whole set is reactivated once (libsvm's `unshrink`). Before the final optimality
+//! test the gradient of the inactive variables is rebuilt as `G_t = p_t + Σ_{α_j ≠ 0} Q_tj α_j`
+//! (one column per nonzero α). libsvm instead keeps `Ḡ = Σ_{j at upper bound} C_j Q_{:,j}`
+//! up to date, which costs a full column on every bound-status change; with the kernel
+//! in memory a status change is as expensive as an iteration and happens in most
+//! iterations, while reconstructions are rare, so we recompute instead.
+
+use crate::qmatrix::QMatrix;
+use crate::state::{State, IN_LOW, IN_UP};
+
+pub(crate) fn shrink<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) {
+    let (mut gmax1, mut gmax2) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for &t in &s.active {
+        let yg = s.y[t] * s.g[t];
+        if s.sets[t] & IN_UP != 0 {
+            gmax1 = gmax1.max(-yg);
+        }
+        if s.sets[t] & IN_LOW != 0 {
+            gmax2 = gmax2.max(yg);
+        }
+    }
+    if !s.unshrink && gmax1 + gmax2 <= eps * 10.0 {
+        s.unshrink = true;
+        reconstruct_gradient(s);
+    }
+    let (y, g, sets) = (&s.y, &s.g, &s.sets);
+    let keep: Vec<bool> = s
+        .active
+        .iter()
+        .map(|&t| {
+            let yg = y[t] * g[t];
+            match (sets[t] & IN_UP != 0, sets[t] & IN_LOW != 0) {
+                (true, true) => true,
+                (true, false) => -yg >= -gmax2,
+                (false, true) => yg >= -gmax1,
+                (false, false) => false,
+            }
+        })
+        .collect();
+    if keep.iter().all(|&k| k) {
+        return;
+    }
+    let was_all = s.all_active;
+    let removed: Vec<usize> = s
+        .active
+        .iter()
+        .zip(&keep)
+        .filter(|(_, &k)| !k)
+        .map(|(&t, _)| t)
+        .collect();
+    let mut it = keep.iter();
+    s.active.retain(|_| *it.next().unwrap_or(&true));
+    s.all_active = false;
+    if was_all {
+        s.cache.reset(s.active.len());
+    } else {
+        s.cache.compact(&keep, &removed);
+    }
+}
+
+/// Rebuild `G` on the inactive variables and reactivate everything.
+pub(crate) fn reconstruct_gradient<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>) {
+    if s.all_active {
+        return;
+    }
+    let mut is_active = vec![false; s.n];
+    for &t in &s.active {
+        is_active[t] = true;
+    }
+    let inactive: Vec<usize> = (0..s.n).filter(|&t| !is_active[t]).collect();
+    for &t in &inactive {
+        s.g[t] = s.p[t];
+    }
+    for j in 0..s.n {
+        let a = s.alpha[j];
+        if a != 0.0 {
+            s.q.add_column_at(j, a, &inactive, &mut s.g);
+        }
+    }
+    s.active = (0..s.n).collect();
+    s.all_active = true;
+    s.cache.reset(s.n);
+}

@@ -1,0 +1,309 @@
+//! The general SMO solver (in the manner of libsvm's `Solver`, Chang & Lin 2011) for
+//!
+//! ```text
+//! min ½ αᵀQα + pᵀα   s.t.  yᵀα = Δ,  l_t ≤ α_t ≤ u_t,   y_t ∈ {−1, +1}
+//! ```
+//!
+//! with [second-order working-set selection](crate::working_set), [shrinking and
+//! gradient reconstruction](crate::shrinking), the stopping rule `m(α) − M(α) < ε` on
+//! the maximal KKT violation (default ε = 1e-3, libsvm's) and an iteration cap.
+//!
+//! **Non-convergence is reported, not hidden:** when the cap is hit the solver returns
+//! the last iterate with [`SmoSolution::converged`] `= false` and the violation reached;
+//! [`SmoSolution::ensure_converged`] turns that into [`mkc_core::Error::NotConverged`]
+//! for callers who want an error. The front ends ([`crate::CSvc`], …) pass the flag on.
+
+use crate::feasibility;
+use crate::qmatrix::QMatrix;
+use crate::shrinking::{reconstruct_gradient, shrink};
+use crate::state::State;
+use crate::working_set::{select, Selection};
+use mkc_core::{Error, ParamGuard, Result};
+
+/// Unchecked solver options (builder); [`ParamGuard::check`] gives an [`Smo`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SmoParams {
+    tol: f64,
+    max_iter: Option<usize>,
+    shrinking: bool,
+}
+
+impl Default for SmoParams {
+    fn default() -> Self {
+        Self {
+            tol: 1e-3,
+            max_iter: None,
+            shrinking: true,
+        }
+    }
+}
+
+impl SmoParams {
+    /// Defaults: `tol = 1e-3`, `max_iter = max(10⁷, 100 n)` (libsvm's), shrinking on.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Tolerance ε on the maximal KKT violation `m(α) − M(α)`.
+    pub fn tol(mut self, tol: f64) -> Self {
+        self.tol = tol;
+        self
+    }
+    /// Iteration cap (one iteration = one pair update).
+    pub fn max_iter(mut self, max_iter: usize) -> Self {
+        self.max_iter = Some(max_iter);
+        self
+    }
+    /// Enable or disable shrinking (results agree within the tolerance either way).
+    pub fn shrinking(mut self, on: bool) -> Self {
+        self.shrinking = on;
+        self
+    }
+}
+
+impl ParamGuard for SmoParams {
+    type Checked = Smo;
+    fn check(&self) -> Result<Smo> {
+        mkc_core::validate::positive("tol", self.tol)?;
+        if let Some(m) = self.max_iter {
+            mkc_core::mkc_ensure!(m >= 1, param "max_iter", m, "must be at least 1");
+        }
+        Ok(Smo {
+            tol: self.tol,
+            max_iter: self.max_iter,
+            shrinking: self.shrinking,
+        })
+    }
+}
+
+/// Checked solver options; [`Smo::solve`] runs the solver.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Smo {
+    tol: f64,
+    max_iter: Option<usize>,
+    shrinking: bool,
+}
+
+impl Default for Smo {
+    fn default() -> Self {
+        Smo {
+            tol: 1e-3,
+            max_iter: None,
+            shrinking: true,
+        }
+    }
+}
+
+/// The linear part and the constraints of the problem (`Q` is passed separately).
+#[derive(Clone, Copy, Debug)]
+pub struct Problem<'a> {
+    /// Linear term p (length n, finite).
+    pub p: &'a [f64],
+    /// Signs y of the equality constraint, each −1 or +1.
+    pub y: &'a [f64],
+    /// Right-hand side Δ of `yᵀα = Δ`.
+    pub delta: f64,
+    /// Lower bounds l (may be −∞, not +∞).
+    pub lower: &'a [f64],
+    /// Upper bounds u (may be +∞, not −∞); `l ≤ u`.
+    pub upper: &'a [f64],
+}
+
+/// The solver's output.
+#[derive(Clone, Debug)]
+pub struct SmoSolution {
+    /// The solution α (feasible: in the box, `yᵀα = Δ` up to rounding).
+    pub alpha: Vec<f64>,
+    /// The gradient `Qα + p` at α (exact on every variable).
+    pub gradient: Vec<f64>,
+    /// libsvm's ρ: the multiplier of `yᵀα = Δ` is `−ρ`, i.e. at the optimum
+    /// `y_t G_t ≥ ρ` where α_t may increase along `y_t` and `≤ ρ` where it may decrease.
+    pub rho: f64,
+    /// `½αᵀQα + pᵀα`.
+    pub objective: f64,
+    /// Pair updates performed.
+    pub n_iter: usize,
+    /// Whether `m(α) − M(α) < tol` was reached (false: the iteration cap was hit).
+    pub converged: bool,
+    /// Final maximal KKT violation `m(α) − M(α)` (≥ 0).
+    pub max_violation: f64,
+    /// Coordinates changed by the feasibility repair of the starting point.
+    pub repaired: usize,
+}
+
+impl SmoSolution {
+    /// `Err(Error::NotConverged)` when the iteration cap was hit.
+    pub fn ensure_converged(self, tol: f64) -> Result<Self> {
+        if self.converged {
+            Ok(self)
+        } else {
+            Err(Error::NotConverged {
+                what: "SMO".into(),
+                iterations: self.n_iter,
+                residual: self.max_violation,
+                tolerance: tol,
+            })
+        }
+    }
+}
+
+impl Smo {
+    /// The tolerance ε.
+    pub fn tol(&self) -> f64 {
+        self.tol
+    }
+
+    /// Solve from `start` (a warm start, repaired to feasibility as documented in
+    /// the [crate docs](crate#warm-starts)) or, without one, from `α = clip(0)`
+    /// repaired the same way. Cost of the start: O(n · #nonzero α) column reads.
+    pub fn solve<Q: QMatrix + ?Sized>(
+        &self,
+        q: &Q,
+        problem: &Problem<'_>,
+        start: Option<&[f64]>,
+    ) -> Result<SmoSolution> {
+        self.solve_impl(q, problem, start, None)
+    }
+
+    /// Warm start with the gradient `G = Q·start + p` already known (e.g. updated by the
+    /// caller in O(n) per changed coordinate after a label flip), so that the start costs
+    /// O(n) per coordinate the repair changes instead of O(n · #nonzero α). The gradient
+    /// is trusted: a wrong one gives a wrong answer.
+    pub fn solve_with_gradient<Q: QMatrix + ?Sized>(
+        &self,
+        q: &Q,
+        problem: &Problem<'_>,
+        start: &[f64],
+        gradient: &[f64],
+    ) -> Result<SmoSolution> {
+        mkc_core::validate::len("warm-start gradient", gradient.len(), q.size())?;
+        mkc_core::validate::finite_slice("warm-start gradient", gradient)?;
+        self.solve_impl(q, problem, Some(start), Some(gradient))
+    }
+
+    fn solve_impl<Q: QMatrix + ?Sized>(
+        &self,
+        q: &Q,
+        problem: &Problem<'_>,
+        start: Option<&[f64]>,
+        gradient: Option<&[f64]>,
+    ) -> Result<SmoSolution> {
+        let n = q.size();
+        mkc_core::mkc_ensure!(n > 0, input "Q", "empty problem (n = 0)");
+        mkc_core::validate::len("p", problem.p.len(), n)?;
+        mkc_core::validate::finite_slice("p", problem.p)?;
+        feasibility::check(problem.y, problem.lower, problem.upper, problem.delta, n)?;
+        let alpha = match start {
+            Some(a) => {
+                mkc_core::validate::len("warm-start alpha", a.len(), n)?;
+                mkc_core::validate::finite_slice("warm-start alpha", a)?;
+                a.to_vec()
+            }
+            None => vec![0.0; n],
+        };
+        let (p, y, lo, up) = (
+            problem.p.to_vec(),
+            problem.y.to_vec(),
+            problem.lower.to_vec(),
+            problem.upper.to_vec(),
+        );
+        let (mut s, mut changed) = match gradient {
+            Some(g) => {
+                let mut s =
+                    State::with_gradient(q, alpha, g.to_vec(), p, y, lo, up, self.shrinking);
+                let mut changed = Vec::new();
+                for t in 0..n {
+                    let old = s.alpha[t];
+                    let c = old.clamp(s.lo[t], s.up[t]);
+                    if c != old {
+                        s.alpha[t] = c;
+                        s.apply_single_change(t, old);
+                        changed.push(t);
+                    }
+                }
+                (s, changed)
+            }
+            None => {
+                let mut alpha = alpha;
+                let changed = feasibility::clip(&mut alpha, problem.lower, problem.upper);
+                (State::new(q, alpha, p, y, lo, up, self.shrinking), changed)
+            }
+        };
+        if let Some(t) = s.qd.iter().position(|v| !v.is_finite()) {
+            return Err(Error::NonFinite {
+                what: "Q diagonal".into(),
+                row: t,
+                col: t,
+                value: s.qd[t],
+            });
+        }
+        changed.extend(feasibility::restore_equality(&mut s, problem.delta));
+        changed.sort_unstable();
+        changed.dedup();
+        let repaired = changed.len();
+        let (n_iter, optimal) = self.run(&mut s, start.is_some());
+        let max_violation = s.max_violation();
+        let objective = s.objective();
+        if !objective.is_finite() || s.g.iter().any(|g| !g.is_finite()) {
+            return Err(Error::numerical(
+                "SMO",
+                "non-finite gradient (Q has non-finite entries?)",
+            ));
+        }
+        Ok(SmoSolution {
+            rho: s.rho(),
+            objective,
+            n_iter,
+            converged: optimal || max_violation < self.tol,
+            max_violation,
+            repaired,
+            alpha: s.alpha,
+            gradient: s.g,
+        })
+    }
+
+    /// The SMO loop (libsvm's schedule: shrink every `min(n, 1000)` iterations). A warm
+    /// start is near its optimum, so its first shrinking happens before the first
+    /// iteration (our choice; libsvm has no warm start).
+    fn run<Q: QMatrix + ?Sized>(&self, s: &mut State<'_, Q>, warm: bool) -> (usize, bool) {
+        let n = s.n;
+        let max_iter = self
+            .max_iter
+            .unwrap_or_else(|| 10_000_000usize.max(n.saturating_mul(100)));
+        let period = n.min(1000);
+        let mut counter = if warm { 1 } else { period + 1 };
+        let mut iter = 0;
+        let eps = self.tol;
+        let optimal = loop {
+            if iter >= max_iter {
+                break false;
+            }
+            if s.shrinking {
+                counter -= 1;
+                if counter == 0 {
+                    counter = period;
+                    shrink(s, eps);
+                }
+            }
+            let (i, j, pos_j) = match select(s, eps) {
+                Selection::Pair { i, j, pos_j } => (i, j, pos_j),
+                Selection::Optimal => {
+                    if s.all_active {
+                        break true;
+                    }
+                    reconstruct_gradient(s);
+                    match select(s, eps) {
+                        Selection::Optimal => break true,
+                        Selection::Pair { i, j, pos_j } => {
+                            counter = 1;
+                            (i, j, pos_j)
+                        }
+                    }
+                }
+            };
+            iter += 1;
+            s.take_step(i, j, pos_j);
+        };
+        reconstruct_gradient(s);
+        (iter, optimal)
+    }
+}

@@ -1,0 +1,301 @@
+//! The SMO iterate: α, the gradient `G = Qα + p`, the bound status of every variable,
+//! the active (unshrunk) set, and the reused column buffers.
+//!
+//! Notation (libsvm's, generalised to per-variable bounds `l_i ≤ α_i ≤ u_i`):
+//! `I_up = {t : y_t = +1, α_t < u_t} ∪ {t : y_t = −1, α_t > l_t}` and
+//! `I_low = {t : y_t = +1, α_t > l_t} ∪ {t : y_t = −1, α_t < u_t}`. Moving along
+//! `y_i e_i − y_j e_j` for `i ∈ I_up`, `j ∈ I_low` keeps `yᵀα` fixed.
+
+use crate::cache::ColumnCache;
+use crate::qmatrix::QMatrix;
+
+/// Curvature used when `Q_ii + Q_jj − 2 y_i y_j Q_ij ≤ 0` (libsvm's τ).
+pub(crate) const TAU: f64 = 1e-12;
+
+/// Status bits: at the lower bound, at the upper bound (both when `l = u`).
+pub(crate) const AT_LOWER: u8 = 1;
+pub(crate) const AT_UPPER: u8 = 2;
+/// Set-membership bits.
+pub(crate) const IN_UP: u8 = 1;
+pub(crate) const IN_LOW: u8 = 2;
+
+pub(crate) struct State<'q, Q: QMatrix + ?Sized> {
+    pub q: &'q Q,
+    pub n: usize,
+    pub alpha: Vec<f64>,
+    pub g: Vec<f64>,
+    pub p: Vec<f64>,
+    pub y: Vec<f64>,
+    pub lo: Vec<f64>,
+    pub up: Vec<f64>,
+    pub qd: Vec<f64>,
+    pub status: Vec<u8>,
+    pub sets: Vec<u8>,
+    /// 0 for members of `I_up` (resp. `I_low`), −∞ otherwise: the selection adds them
+    /// to `−y_t G_t` (resp. `y_t G_t`) instead of branching on membership.
+    pub up_pen: Vec<f64>,
+    pub low_pen: Vec<f64>,
+    /// Active variables in increasing index order; `all_active` when it is `0..n`.
+    pub active: Vec<usize>,
+    pub all_active: bool,
+    pub shrinking: bool,
+    pub unshrink: bool,
+    /// Column buffer indexed by position in `active` (by index when all active).
+    pub col_i: Vec<f64>,
+    /// Compact columns at the active rows, used while shrunk.
+    pub cache: ColumnCache,
+}
+
+#[inline]
+pub(crate) fn status_of(a: f64, l: f64, u: f64) -> u8 {
+    let mut s = 0;
+    if a >= u {
+        s |= AT_UPPER;
+    }
+    if a <= l {
+        s |= AT_LOWER;
+    }
+    s
+}
+
+#[inline]
+pub(crate) fn sets_of(status: u8, y: f64) -> u8 {
+    let (blocks_up, blocks_low) = if y > 0.0 {
+        (AT_UPPER, AT_LOWER)
+    } else {
+        (AT_LOWER, AT_UPPER)
+    };
+    let mut s = 0;
+    if status & blocks_up == 0 {
+        s |= IN_UP;
+    }
+    if status & blocks_low == 0 {
+        s |= IN_LOW;
+    }
+    s
+}
+
+impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
+    /// Build the state at a box-feasible `alpha`, computing `G` in
+    /// O(n · #nonzero α) column reads.
+    pub fn new(
+        q: &'q Q,
+        alpha: Vec<f64>,
+        p: Vec<f64>,
+        y: Vec<f64>,
+        lo: Vec<f64>,
+        up: Vec<f64>,
+        shrinking: bool,
+    ) -> Self {
+        let g = p.clone();
+        let mut s = Self::with_gradient(q, alpha, g, p, y, lo, up, shrinking);
+        for j in 0..s.n {
+            let a = s.alpha[j];
+            if a != 0.0 {
+                s.q.add_column(j, a, &mut s.g);
+            }
+        }
+        s
+    }
+
+    /// Build the state from `alpha` and a gradient `g = Qα + p` the caller already has.
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_gradient(
+        q: &'q Q,
+        alpha: Vec<f64>,
+        g: Vec<f64>,
+        p: Vec<f64>,
+        y: Vec<f64>,
+        lo: Vec<f64>,
+        up: Vec<f64>,
+        shrinking: bool,
+    ) -> Self {
+        let n = alpha.len();
+        let mut qd = vec![0.0; n];
+        q.diagonal_into(&mut qd);
+        let mut s = State {
+            q,
+            n,
+            g,
+            status: vec![0; n],
+            sets: vec![0; n],
+            up_pen: vec![0.0; n],
+            low_pen: vec![0.0; n],
+            active: (0..n).collect(),
+            all_active: true,
+            shrinking,
+            unshrink: false,
+            col_i: vec![0.0; n],
+            cache: ColumnCache::new(n),
+            alpha,
+            p,
+            y,
+            lo,
+            up,
+            qd,
+        };
+        for t in 0..n {
+            s.refresh_status(t);
+        }
+        s
+    }
+
+    #[inline]
+    pub fn refresh_status(&mut self, t: usize) {
+        let st = status_of(self.alpha[t], self.lo[t], self.up[t]);
+        self.status[t] = st;
+        let sets = sets_of(st, self.y[t]);
+        self.sets[t] = sets;
+        self.up_pen[t] = if sets & IN_UP != 0 {
+            0.0
+        } else {
+            f64::NEG_INFINITY
+        };
+        self.low_pen[t] = if sets & IN_LOW != 0 {
+            0.0
+        } else {
+            f64::NEG_INFINITY
+        };
+    }
+
+    /// Column `i` of `Q` at the active rows into `col_i` (position-indexed).
+    #[inline]
+    pub fn fetch_col_i(&mut self, i: usize) {
+        if self.all_active {
+            self.q.column_into(i, &mut self.col_i);
+        } else {
+            let (q, active) = (self.q, &self.active);
+            let m = active.len();
+            let c = self.cache.get(i, m, |buf| q.column_at(i, active, buf));
+            self.col_i[..m].copy_from_slice(c);
+        }
+    }
+
+    /// Minimise along `y_i e_i − y_j e_j` (the pair from the working-set selection;
+    /// `col_i` must already hold column `i` at the active rows), clip to the box,
+    /// and update `G` on the active set.
+    pub fn take_step(&mut self, i: usize, j: usize, pos_j: usize) {
+        let (yi, yj) = (self.y[i], self.y[j]);
+        let (ai, aj) = (self.alpha[i], self.alpha[j]);
+        let quad = (self.qd[i] + self.qd[j] - 2.0 * yi * yj * self.col_i[pos_j]).max(TAU);
+        let t = (-yi * self.g[i] + yj * self.g[j]) / quad;
+        let room_i = if yi > 0.0 {
+            self.up[i] - ai
+        } else {
+            ai - self.lo[i]
+        };
+        let room_j = if yj > 0.0 {
+            aj - self.lo[j]
+        } else {
+            self.up[j] - aj
+        };
+        let tm = t.min(room_i).min(room_j);
+        let ai_new = if tm >= room_i {
+            if yi > 0.0 {
+                self.up[i]
+            } else {
+                self.lo[i]
+            }
+        } else {
+            ai + yi * tm
+        };
+        let aj_new = if tm >= room_j {
+            if yj > 0.0 {
+                self.lo[j]
+            } else {
+                self.up[j]
+            }
+        } else {
+            aj - yj * tm
+        };
+        let (dai, daj) = (ai_new - ai, aj_new - aj);
+        self.alpha[i] = ai_new;
+        self.alpha[j] = aj_new;
+
+        if self.all_active {
+            self.q
+                .add_column_with(j, daj, dai, &self.col_i, &mut self.g);
+        } else {
+            let (q, active) = (self.q, &self.active);
+            let m = active.len();
+            let cj = self.cache.get(j, m, |buf| q.column_at(j, active, buf));
+            for ((&t, &ci), &cj) in active.iter().zip(&self.col_i[..m]).zip(cj) {
+                self.g[t] += dai * ci + daj * cj;
+            }
+        }
+        self.refresh_status(i);
+        self.refresh_status(j);
+    }
+
+    /// After `alpha[t]` changed from `old` (outside an SMO step): update `G` on every
+    /// variable and the status.
+    pub fn apply_single_change(&mut self, t: usize, old: f64) {
+        let da = self.alpha[t] - old;
+        self.q.add_column(t, da, &mut self.g);
+        self.refresh_status(t);
+    }
+
+    /// `max_{I_up} −y G + max_{I_low} y G` over all variables (the maximal KKT
+    /// violation; `G` must be exact on every variable).
+    pub fn max_violation(&self) -> f64 {
+        let (mut up, mut low) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for t in 0..self.n {
+            let yg = self.y[t] * self.g[t];
+            if self.sets[t] & IN_UP != 0 {
+                up = up.max(-yg);
+            }
+            if self.sets[t] & IN_LOW != 0 {
+                low = low.max(yg);
+            }
+        }
+        if up == f64::NEG_INFINITY || low == f64::NEG_INFINITY {
+            0.0
+        } else {
+            (up + low).max(0.0)
+        }
+    }
+
+    /// libsvm's `ρ`: the mean of `y_t G_t` over free variables, or the midpoint of
+    /// the bracket the bounded variables give when none is free. The multiplier of
+    /// `yᵀα = Δ` is `−ρ`; for C-SVC the bias is `b = −ρ`.
+    pub fn rho(&self) -> f64 {
+        let (mut ub, mut lb) = (f64::INFINITY, f64::NEG_INFINITY);
+        let (mut sum, mut nfree) = (0.0, 0usize);
+        for t in 0..self.n {
+            let yg = self.y[t] * self.g[t];
+            let sets = self.sets[t];
+            match (sets & IN_UP != 0, sets & IN_LOW != 0) {
+                (true, true) => {
+                    sum += yg;
+                    nfree += 1;
+                }
+                // At the optimum ρ ≤ y_t G_t on I_up and ρ ≥ y_t G_t on I_low.
+                (true, false) => ub = ub.min(yg),
+                (false, true) => lb = lb.max(yg),
+                (false, false) => {}
+            }
+        }
+        if nfree > 0 {
+            sum / nfree as f64
+        } else if ub.is_finite() && lb.is_finite() {
+            0.5 * (ub + lb)
+        } else if ub.is_finite() {
+            ub
+        } else if lb.is_finite() {
+            lb
+        } else {
+            0.0
+        }
+    }
+
+    /// `½αᵀQα + pᵀα = Σ α_t (G_t + p_t) / 2`.
+    pub fn objective(&self) -> f64 {
+        0.5 * self
+            .alpha
+            .iter()
+            .zip(&self.g)
+            .zip(&self.p)
+            .map(|((a, g), p)| a * (g + p))
+            .sum::<f64>()
+    }
+}

@@ -1,0 +1,249 @@
+//! ε-SVR on a precomputed kernel (for the iterSVR baseline of RMKC's experiments):
+//!
+//! ```text
+//! min_{α, α*}  ½ (α − α*)ᵀ K (α − α*) + ε Σ (α_i + α*_i) − Σ z_i (α_i − α*_i)
+//! s.t.  Σ (α_i − α*_i) = 0,  0 ≤ α_i, α*_i ≤ C
+//! ```
+//!
+//! solved by [`Smo`] on 2n variables as libsvm does (`y = (1ⁿ, −1ⁿ)`,
+//! `Q_ij = y_i y_j K_{i mod n, j mod n}`, `p = (ε − z, ε + z)`). The regression function
+//! is `f(x_i) = Σ_j β_j K_ij + b` with `β = α − α*`, `b = −ρ`.
+
+use crate::kernel::CheckedKernel;
+use crate::qmatrix::QMatrix;
+use crate::solver::{Problem, Smo, SmoParams};
+use faer::MatRef;
+use mkc_core::{ParamGuard, Result};
+
+/// `Q` of the 2n-variable SVR dual, read from K.
+struct SvrQ<'a> {
+    k: MatRef<'a, f64>,
+    n: usize,
+}
+
+impl SvrQ<'_> {
+    #[inline]
+    fn split(&self, i: usize) -> (usize, f64) {
+        if i < self.n {
+            (i, 1.0)
+        } else {
+            (i - self.n, -1.0)
+        }
+    }
+}
+
+impl QMatrix for SvrQ<'_> {
+    fn size(&self) -> usize {
+        2 * self.n
+    }
+    fn entry(&self, i: usize, j: usize) -> f64 {
+        let ((a, sa), (b, sb)) = (self.split(i), self.split(j));
+        sa * sb * self.k[(a, b)]
+    }
+    fn column_into(&self, j: usize, out: &mut [f64]) {
+        let (jj, sj) = self.split(j);
+        let col = self.k.col(jj);
+        let (top, bottom) = out.split_at_mut(self.n);
+        match col.try_as_col_major() {
+            Some(c) => {
+                for ((t, b), &v) in top.iter_mut().zip(bottom.iter_mut()).zip(c.as_slice()) {
+                    *t = sj * v;
+                    *b = -sj * v;
+                }
+            }
+            None => {
+                for r in 0..self.n {
+                    top[r] = sj * col[r];
+                    bottom[r] = -sj * col[r];
+                }
+            }
+        }
+    }
+    fn column_at(&self, j: usize, rows: &[usize], out: &mut [f64]) {
+        let (jj, sj) = self.split(j);
+        let col = self.k.col(jj);
+        for (o, &r) in out.iter_mut().zip(rows) {
+            let (rr, sr) = self.split(r);
+            *o = sj * sr * col[rr];
+        }
+    }
+    fn add_column(&self, j: usize, c: f64, out: &mut [f64]) {
+        let (jj, sj) = self.split(j);
+        let c = c * sj;
+        let col = self.k.col(jj);
+        let (top, bottom) = out.split_at_mut(self.n);
+        match col.try_as_col_major() {
+            Some(kc) => {
+                for ((t, b), &v) in top.iter_mut().zip(bottom.iter_mut()).zip(kc.as_slice()) {
+                    *t += c * v;
+                    *b -= c * v;
+                }
+            }
+            None => {
+                for r in 0..self.n {
+                    top[r] += c * col[r];
+                    bottom[r] -= c * col[r];
+                }
+            }
+        }
+    }
+    fn add_column_at(&self, j: usize, c: f64, rows: &[usize], out: &mut [f64]) {
+        let (jj, sj) = self.split(j);
+        let col = self.k.col(jj);
+        for &r in rows {
+            let (rr, sr) = self.split(r);
+            out[r] += c * sj * sr * col[rr];
+        }
+    }
+}
+
+/// Unchecked ε-SVR hyperparameters; `check()` gives an [`EpsSvr`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpsSvrParams {
+    c: f64,
+    epsilon: f64,
+    smo: SmoParams,
+}
+
+impl EpsSvrParams {
+    /// Box constraint C (> 0) and tube width ε (≥ 0); tolerance 1e-3, shrinking on.
+    pub fn new(c: f64, epsilon: f64) -> Self {
+        Self {
+            c,
+            epsilon,
+            smo: SmoParams::new(),
+        }
+    }
+    /// Tolerance on the maximal KKT violation (default 1e-3).
+    pub fn tol(mut self, tol: f64) -> Self {
+        self.smo = self.smo.tol(tol);
+        self
+    }
+    /// Iteration cap; hitting it gives `converged = false`.
+    pub fn max_iter(mut self, max_iter: usize) -> Self {
+        self.smo = self.smo.max_iter(max_iter);
+        self
+    }
+    /// Shrinking on/off (default on).
+    pub fn shrinking(mut self, on: bool) -> Self {
+        self.smo = self.smo.shrinking(on);
+        self
+    }
+}
+
+impl ParamGuard for EpsSvrParams {
+    type Checked = EpsSvr;
+    fn check(&self) -> Result<EpsSvr> {
+        mkc_core::validate::positive("C", self.c)?;
+        mkc_core::validate::non_negative("epsilon", self.epsilon)?;
+        Ok(EpsSvr {
+            c: self.c,
+            epsilon: self.epsilon,
+            smo: self.smo.check()?,
+        })
+    }
+}
+
+/// A checked ε-SVR.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpsSvr {
+    c: f64,
+    epsilon: f64,
+    smo: Smo,
+}
+
+/// A fitted ε-SVR.
+#[derive(Clone, Debug)]
+pub struct SvrModel {
+    /// Expansion coefficients β = α − α* (|β_i| ≤ C, Σβ = 0).
+    pub coef: Vec<f64>,
+    /// Bias b.
+    pub b: f64,
+    /// Dual objective in maximisation form (the negative of the minimum above).
+    pub objective: f64,
+    /// Fitted values on the training points, `Σ_j β_j K_ij + b`.
+    pub prediction: Vec<f64>,
+    /// Indices with β_i ≠ 0, increasing.
+    pub support: Vec<usize>,
+    /// SMO iterations.
+    pub n_iter: usize,
+    /// Whether the tolerance was met.
+    pub converged: bool,
+    /// Final maximal KKT violation.
+    pub max_violation: f64,
+}
+
+impl EpsSvr {
+    /// Fit targets `z` on kernel `k` (validated here).
+    pub fn fit(&self, k: MatRef<'_, f64>, z: &[f64]) -> Result<SvrModel> {
+        self.solve(&CheckedKernel::new(k)?, z, None)
+    }
+
+    /// Fit from previous coefficients β (split as α = max(β, 0), α* = max(−β, 0), then
+    /// repaired to feasibility).
+    pub fn fit_warm(&self, k: MatRef<'_, f64>, z: &[f64], prev_coef: &[f64]) -> Result<SvrModel> {
+        self.solve(&CheckedKernel::new(k)?, z, Some(prev_coef))
+    }
+
+    /// The general entry point on a kernel checked once.
+    pub fn solve(
+        &self,
+        k: &CheckedKernel<'_>,
+        z: &[f64],
+        warm: Option<&[f64]>,
+    ) -> Result<SvrModel> {
+        let n = k.size();
+        mkc_core::validate::len("targets z", z.len(), n)?;
+        mkc_core::validate::finite_slice("targets z", z)?;
+        let start = match warm {
+            Some(beta) => {
+                mkc_core::validate::len("warm-start coefficients", beta.len(), n)?;
+                mkc_core::validate::finite_slice("warm-start coefficients", beta)?;
+                Some(
+                    beta.iter()
+                        .map(|b| b.max(0.0))
+                        .chain(beta.iter().map(|b| (-b).max(0.0)))
+                        .collect::<Vec<_>>(),
+                )
+            }
+            None => None,
+        };
+        let q = SvrQ { k: k.as_ref(), n };
+        let p: Vec<f64> = z
+            .iter()
+            .map(|zi| self.epsilon - zi)
+            .chain(z.iter().map(|zi| self.epsilon + zi))
+            .collect();
+        let y: Vec<f64> = (0..2 * n).map(|i| if i < n { 1.0 } else { -1.0 }).collect();
+        let lower = vec![0.0; 2 * n];
+        let upper = vec![self.c; 2 * n];
+        let sol = self.smo.solve(
+            &q,
+            &Problem {
+                p: &p,
+                y: &y,
+                delta: 0.0,
+                lower: &lower,
+                upper: &upper,
+            },
+            start.as_deref(),
+        )?;
+        let b = -sol.rho;
+        let coef: Vec<f64> = (0..n).map(|i| sol.alpha[i] - sol.alpha[i + n]).collect();
+        // G_i = Σ_j β_j K_ij + ε − z_i for i < n.
+        let prediction = (0..n)
+            .map(|i| sol.gradient[i] - self.epsilon + z[i] + b)
+            .collect();
+        let support = (0..n).filter(|&i| coef[i] != 0.0).collect();
+        Ok(SvrModel {
+            coef,
+            b,
+            objective: -sol.objective,
+            prediction,
+            support,
+            n_iter: sol.n_iter,
+            converged: sol.converged,
+            max_violation: sol.max_violation,
+        })
+    }
+}
