@@ -1,3 +1,58 @@
-//! k-means, kernel k-means, kernel k-medoids and greedy medoid initialisation, seeded and parallel.
+//! k-means, kernel k-means, kernel k-medoids and the greedy medoid initialisation of
+//! GUMKL — seeded, deterministic whatever the number of rayon threads, and parallel.
 //!
-//! (Work in progress.)
+//! - [`KMeansParams`] → [`KMeans`]: Lloyd's k-means on the rows of a feature matrix,
+//!   greedy k-means++ seeding and `n_init` restarts in parallel (scikit-learn's
+//!   defaults and stopping rule). Used on the rows of eigenvector matrices.
+//! - [`KernelKMeansParams`] → [`KernelKMeans`]: (weighted) kernel k-means on a
+//!   precomputed kernel. One kernel product per iteration, computed as sparse sums
+//!   (n² multiply-adds instead of the n²k of a dense `K·H`; see `cluster_sums.rs`);
+//!   k-means++ in feature space or given initial labels; objective trace.
+//! - [`greedy_medoids`] (GUMKL eq. 3) and [`KernelKMedoidsParams`] → [`KernelKMedoids`]
+//!   (GUMKL eq. 2).
+//!
+//! Empty clusters are handled as scikit-learn does: every cluster left empty by an
+//! assignment step receives one of the points farthest from their current centre
+//! (descending distance, ties to the lowest index, never emptying another cluster).
+//! This never increases the objective: the moved point's cost drops to 0 and the
+//! cluster it left is re-centred on its remaining members.
+//!
+//! Determinism: restart r draws from `mkc_core::seed::rng(derive(seed, r))`, results are
+//! reduced in restart order with ties to the lowest index, and every parallel sum is
+//! owned by one task that adds in a fixed order.
+//!
+//! ```
+//! use faer::Mat;
+//! use mkc_core::ParamGuard;
+//! use mkc_kmeans::{greedy_medoids, KMeansParams, KernelKMeansParams, KernelKMedoidsParams};
+//!
+//! // Two well separated groups on a line.
+//! let x = Mat::from_fn(6, 1, |i, _| if i < 3 { i as f64 } else { 10.0 + i as f64 });
+//! let km = KMeansParams::new(2).n_init(4).seed(7).check()?.fit(x.as_ref())?;
+//! assert_eq!(km.labels[0], km.labels[2]);
+//! assert_ne!(km.labels[0], km.labels[3]);
+//!
+//! // The same with a linear kernel.
+//! let k = Mat::from_fn(6, 6, |i, j| x[(i, 0)] * x[(j, 0)]);
+//! let kkm = KernelKMeansParams::new(2).n_init(3).seed(7).check()?.fit(k.as_ref())?;
+//! assert_eq!(kkm.labels[3], kkm.labels[5]);
+//! assert_ne!(kkm.labels[0], kkm.labels[5]);
+//! assert!((kkm.objective - km.inertia).abs() < 1e-9);
+//!
+//! let medoids = greedy_medoids(k.as_ref(), 2)?;
+//! let kmed = KernelKMedoidsParams::new(2).check()?.fit(k.as_ref())?;
+//! assert_eq!(medoids.len(), 2);
+//! assert_ne!(kmed.labels[0], kmed.labels[5]);
+//! # Ok::<(), mkc_core::Error>(())
+//! ```
+
+mod cluster_sums;
+mod kernel_kmeans;
+mod kernel_view;
+mod kmeans;
+mod medoids;
+mod seeding;
+
+pub use kernel_kmeans::{KernelInit, KernelKMeans, KernelKMeansFit, KernelKMeansParams};
+pub use kmeans::{KMeans, KMeansFit, KMeansParams};
+pub use medoids::{greedy_medoids, KMedoidsFit, KernelKMedoids, KernelKMedoidsParams, MedoidInit};

@@ -1,0 +1,45 @@
+//! Kernel k-means, n = 2000, k = 10, 20 iterations (issue 2's benchmark), from fixed
+//! random initial labels on a Gaussian kernel of uniform random points (no cluster
+//! structure, so all 20 iterations run).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use faer::Mat;
+use mkc_core::ParamGuard;
+use mkc_kmeans::KernelKMeansParams;
+use rand::Rng;
+use std::hint::black_box;
+
+fn data(n: usize, d: usize, k: usize) -> (Mat<f64>, Vec<usize>) {
+    let mut rng = mkc_core::seed::rng(42);
+    let x: Vec<f64> = (0..n * d).map(|_| rng.random::<f64>()).collect();
+    let km = Mat::from_fn(n, n, |i, j| {
+        let s: f64 = (0..d).map(|t| (x[i * d + t] - x[j * d + t]).powi(2)).sum();
+        (-s / d as f64).exp()
+    });
+    let labels = (0..n).map(|_| rng.random_range(0..k)).collect();
+    (km, labels)
+}
+
+fn bench(c: &mut Criterion) {
+    let (n, k) = (2000, 10);
+    let (km, labels) = data(n, 8, k);
+    let params = KernelKMeansParams::new(k)
+        .initial_labels(labels)
+        .max_iter(20)
+        .check()
+        .unwrap();
+    let fit = params.fit(km.as_ref()).unwrap();
+    eprintln!(
+        "kernel k-means bench: n_iter = {}, converged = {}",
+        fit.n_iter, fit.converged
+    );
+    let mut g = c.benchmark_group("kernel_kmeans");
+    g.sample_size(10);
+    g.bench_function("n2000_k10_iter20", |b| {
+        b.iter(|| black_box(params.fit(black_box(km.as_ref())).unwrap()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

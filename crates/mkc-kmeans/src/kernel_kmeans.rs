@@ -1,0 +1,327 @@
+//! (Weighted) kernel k-means on a precomputed kernel (Dhillon, Guan & Kulis 2004).
+//!
+//! Objective, for labels ℓ and positive sample weights w:
+//!
+//! J(ℓ) = Σ_i w_i ‖φ(x_i) − m_{ℓ_i}‖²,  m_c = Σ_{j∈c} w_j φ(x_j) / s_c,  s_c = Σ_{j∈c} w_j
+//!      = Σ_i w_i K_ii − Σ_c T_c / s_c,   T_c = Σ_{i,j∈c} w_i w_j K_ij.
+//!
+//! The squared distance of point j to centre c is
+//! K_jj − 2 S_jc / s_c + T_c / s_c², with S_jc = Σ_{i∈c} w_i K_ji, and T_c = Σ_{j∈c} w_j S_jc.
+//! One iteration = one product S = K·W·E (see `cluster_sums`), then an assignment.
+
+use crate::cluster_sums::ClusterSums;
+use crate::kernel_view::{self, KernelCols};
+use crate::seeding::kmeans_plus_plus;
+use faer::MatRef;
+use mkc_core::{seed, validate, Error, ParamGuard, Result};
+use rayon::prelude::*;
+
+/// How kernel k-means starts.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KernelInit {
+    /// k-means++ in feature space (greedy variant, distances from eq. (1) of GUMKL:
+    /// K_ii − 2K_ij + K_jj, draws ∝ w_i D(i)²), then every point to its nearest seed.
+    PlusPlus,
+    /// Start from these labels (length n, values < k). Every restart would be the same
+    /// run, so a single run is made whatever `n_init` says.
+    Labels(Vec<usize>),
+}
+
+/// Hyperparameters of kernel k-means (unchecked builder).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KernelKMeansParams {
+    k: usize,
+    n_init: usize,
+    max_iter: usize,
+    tol: f64,
+    seed: u64,
+    init: KernelInit,
+    weights: Option<Vec<f64>>,
+}
+
+impl KernelKMeansParams {
+    /// `k` clusters; defaults: `n_init = 1`, `max_iter = 100`, `tol = 0` (stop only when
+    /// the labels no longer change), `seed = 0`, k-means++ initialisation, unit weights.
+    pub fn new(k: usize) -> Self {
+        Self {
+            k,
+            n_init: 1,
+            max_iter: 100,
+            tol: 0.0,
+            seed: 0,
+            init: KernelInit::PlusPlus,
+            weights: None,
+        }
+    }
+    /// Number of restarts (run in parallel; the lowest objective wins, ties to the lowest
+    /// restart index). Restart r is seeded with `mkc_core::seed::derive(seed, r)`.
+    pub fn n_init(mut self, n_init: usize) -> Self {
+        self.n_init = n_init;
+        self
+    }
+    /// Maximum number of assignment steps per run (≥ 1).
+    pub fn max_iter(mut self, max_iter: usize) -> Self {
+        self.max_iter = max_iter;
+        self
+    }
+    /// Also stop when the objective decreased by at most `tol · |J|` in one iteration.
+    pub fn tol(mut self, tol: f64) -> Self {
+        self.tol = tol;
+        self
+    }
+    /// Seed of the k-means++ draws.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+    /// Initialisation (default [`KernelInit::PlusPlus`]).
+    pub fn init(mut self, init: KernelInit) -> Self {
+        self.init = init;
+        self
+    }
+    /// Start from these labels (shorthand for `init(KernelInit::Labels(..))`).
+    pub fn initial_labels(self, labels: Vec<usize>) -> Self {
+        self.init(KernelInit::Labels(labels))
+    }
+    /// Positive sample weights (weighted kernel k-means, as MVKKM needs).
+    pub fn sample_weights(mut self, w: Vec<f64>) -> Self {
+        self.weights = Some(w);
+        self
+    }
+}
+
+/// Checked kernel k-means parameters; [`KernelKMeans::fit`] runs the algorithm.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KernelKMeans {
+    p: KernelKMeansParams,
+}
+
+impl ParamGuard for KernelKMeansParams {
+    type Checked = KernelKMeans;
+    fn check(&self) -> Result<KernelKMeans> {
+        mkc_core::mkc_ensure!(self.k >= 1, param "n_clusters", self.k, "must be at least 1");
+        mkc_core::mkc_ensure!(self.n_init >= 1, param "n_init", self.n_init, "must be at least 1");
+        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        validate::non_negative("tol", self.tol)?;
+        if let KernelInit::Labels(l) = &self.init {
+            if let Some(i) = l.iter().position(|&v| v >= self.k) {
+                return Err(Error::input(
+                    "initial labels",
+                    format!("label {} at index {i} is not below k = {}", l[i], self.k),
+                ));
+            }
+        }
+        if let Some(w) = &self.weights {
+            kernel_view::weights(Some(w), w.len())?;
+        }
+        Ok(KernelKMeans { p: self.clone() })
+    }
+}
+
+/// Result of kernel k-means.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KernelKMeansFit {
+    /// Cluster of every sample, in `0..k`.
+    pub labels: Vec<usize>,
+    /// Final objective J (weighted within-cluster sum of squared feature-space distances).
+    pub objective: f64,
+    /// Assignment steps of the winning run.
+    pub n_iter: usize,
+    /// J of the labels at the start of every iteration of the winning run, ending with the
+    /// final J (non-increasing).
+    pub objective_trace: Vec<f64>,
+    /// Whether the winning run stopped because labels stopped changing (or by `tol`)
+    /// rather than at `max_iter`.
+    pub converged: bool,
+    /// Index of the winning restart.
+    pub best_restart: usize,
+}
+
+impl KernelKMeans {
+    /// Cluster with kernel `k` (n x n, symmetric, finite). PSD is not required; with an
+    /// indefinite kernel the objective can be negative and monotonicity is not guaranteed.
+    ///
+    /// # Errors
+    /// Invalid kernel ([`validate::kernel`]), k > n, weights or initial labels of the
+    /// wrong length.
+    pub fn fit(&self, k: MatRef<'_, f64>) -> Result<KernelKMeansFit> {
+        let n = validate::kernel("kernel", k)?;
+        validate::n_clusters(self.p.k, n, 1)?;
+        let w = kernel_view::weights(self.p.weights.as_deref(), n)?;
+        let kc = KernelCols::new(k);
+        if let KernelInit::Labels(l) = &self.p.init {
+            kernel_view::initial_labels(l, n, self.p.k)?;
+            let mut fit = run(&kc, &w, self.p.k, l.clone(), self.p.max_iter, self.p.tol);
+            fit.best_restart = 0;
+            return Ok(fit);
+        }
+        let runs: Vec<KernelKMeansFit> = (0..self.p.n_init)
+            .into_par_iter()
+            .map(|r| {
+                let mut rng = seed::rng(seed::derive(self.p.seed, r as u64));
+                let centres = kmeans_plus_plus(n, self.p.k, &w, &mut rng, |i, j| kc.dist(i, j));
+                let labels = nearest_seed(&kc, &centres);
+                let mut fit = run(&kc, &w, self.p.k, labels, self.p.max_iter, self.p.tol);
+                fit.best_restart = r;
+                fit
+            })
+            .collect();
+        best_of(runs)
+    }
+}
+
+/// Lowest objective, ties to the lowest restart index (runs arrive in index order).
+fn best_of(runs: Vec<KernelKMeansFit>) -> Result<KernelKMeansFit> {
+    let mut best: Option<KernelKMeansFit> = None;
+    for f in runs {
+        if best.as_ref().is_none_or(|b| f.objective < b.objective) {
+            best = Some(f);
+        }
+    }
+    best.ok_or_else(|| Error::numerical("kernel k-means", "no restart produced a result"))
+}
+
+fn nearest_seed(kc: &KernelCols<'_>, centres: &[usize]) -> Vec<usize> {
+    (0..kc.n())
+        .map(|i| {
+            let mut best = (f64::INFINITY, 0);
+            for (c, &m) in centres.iter().enumerate() {
+                let d = kc.dist(i, m);
+                if d < best.0 {
+                    best = (d, c);
+                }
+            }
+            best.1
+        })
+        .collect()
+}
+
+/// Cluster weights s_c and T_c from the sums S.
+fn cluster_stats(s: &ClusterSums, labels: &[usize], w: &[f64], k: usize) -> (Vec<f64>, Vec<f64>) {
+    let mut size = vec![0.0; k];
+    let mut t = vec![0.0; k];
+    for (j, (&c, &wj)) in labels.iter().zip(w).enumerate() {
+        size[c] += wj;
+        t[c] += wj * s.get(j, c);
+    }
+    (size, t)
+}
+
+/// One run of Lloyd-style kernel k-means from `labels`.
+pub(crate) fn run(
+    kc: &KernelCols<'_>,
+    w: &[f64],
+    k: usize,
+    mut labels: Vec<usize>,
+    max_iter: usize,
+    tol: f64,
+) -> KernelKMeansFit {
+    let n = kc.n();
+    let base: f64 = (0..n).map(|i| w[i] * kc.diag(i)).sum();
+    let mut sums = ClusterSums::new(n, k);
+    let mut trace = Vec::new();
+    let mut own = vec![0.0; n];
+    let mut n_iter = 0;
+    let mut converged = false;
+    let mut counts = vec![0usize; k];
+    loop {
+        sums.compute(kc, &labels, w);
+        let (size, t) = cluster_stats(&sums, &labels, w, k);
+        if size.contains(&0.0) {
+            // Only user-given initial labels can leave a cluster empty here: fill it
+            // with the points farthest from their centres, then redo the product.
+            for (j, o) in own.iter_mut().enumerate() {
+                let c = labels[j];
+                *o = kc.diag(j) - 2.0 * sums.get(j, c) / size[c] + t[c] / (size[c] * size[c]);
+            }
+            fill_empty(&mut labels, &mut counts, k, |i| own[i]);
+            continue;
+        }
+        let obj = base
+            - (0..k)
+                .filter(|&c| size[c] > 0.0)
+                .map(|c| t[c] / size[c])
+                .sum::<f64>();
+        if let Some(&prev) = trace.last() {
+            if prev - obj <= tol * obj.abs() && tol > 0.0 {
+                trace.push(obj);
+                converged = true;
+                break;
+            }
+        }
+        trace.push(obj);
+        if n_iter == max_iter {
+            break;
+        }
+        n_iter += 1;
+        // Assignment: keep the current cluster unless another is strictly closer (this
+        // rules out cycling between equal-objective labelings).
+        let mut changed = false;
+        for j in 0..n {
+            let cur = labels[j];
+            let d = |c: usize| -2.0 * sums.get(j, c) / size[c] + t[c] / (size[c] * size[c]);
+            let mut best = (d(cur), cur);
+            for (c, &sc) in size.iter().enumerate() {
+                if sc > 0.0 {
+                    let dc = d(c);
+                    if dc < best.0 {
+                        best = (dc, c);
+                    }
+                }
+            }
+            own[j] = kc.diag(j) + best.0;
+            if best.1 != cur {
+                labels[j] = best.1;
+                changed = true;
+            }
+        }
+        fill_empty(&mut labels, &mut counts, k, |i| own[i]);
+        if !changed {
+            converged = true;
+            break;
+        }
+    }
+    let objective = trace.last().copied().unwrap_or(f64::NAN);
+    KernelKMeansFit {
+        labels,
+        objective,
+        n_iter,
+        objective_trace: trace,
+        converged,
+        best_restart: 0,
+    }
+}
+
+/// scikit-learn's empty-cluster rule: every empty cluster receives one of the points
+/// farthest from their current centre (`far(i)`, descending; ties to the lowest index),
+/// taken only from clusters that keep at least one point. Returns whether labels changed.
+pub(crate) fn fill_empty(
+    labels: &mut [usize],
+    counts: &mut [usize],
+    k: usize,
+    far: impl Fn(usize) -> f64,
+) -> bool {
+    counts.iter_mut().for_each(|c| *c = 0);
+    for &l in labels.iter() {
+        counts[l] += 1;
+    }
+    let empty: Vec<usize> = (0..k).filter(|&c| counts[c] == 0).collect();
+    if empty.is_empty() {
+        return false;
+    }
+    let mut order: Vec<usize> = (0..labels.len()).collect();
+    order.sort_by(|&a, &b| far(b).total_cmp(&far(a)).then(a.cmp(&b)));
+    let mut next = order.into_iter();
+    for c in empty {
+        for i in next.by_ref() {
+            let from = labels[i];
+            if counts[from] > 1 {
+                counts[from] -= 1;
+                counts[c] += 1;
+                labels[i] = c;
+                break;
+            }
+        }
+    }
+    true
+}

@@ -1,0 +1,245 @@
+//! k-means (Lloyd) on the rows of a feature matrix, k-means++ seeding, parallel restarts.
+//! Meant for the rows of eigenvector matrices (n up to ~15000, d = k small).
+
+use crate::kernel_kmeans::fill_empty;
+use crate::seeding::kmeans_plus_plus;
+use faer::{Mat, MatRef};
+use mkc_core::{seed, validate, Error, ParamGuard, Result};
+use rayon::prelude::*;
+
+/// Hyperparameters of k-means (unchecked builder).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KMeansParams {
+    k: usize,
+    n_init: usize,
+    max_iter: usize,
+    tol: f64,
+    seed: u64,
+}
+
+impl KMeansParams {
+    /// `k` clusters; defaults as scikit-learn's `KMeans`: `n_init = 10`, `max_iter = 300`,
+    /// `tol = 1e-4`, and `seed = 0`.
+    pub fn new(k: usize) -> Self {
+        Self {
+            k,
+            n_init: 10,
+            max_iter: 300,
+            tol: 1e-4,
+            seed: 0,
+        }
+    }
+    /// Number of k-means++ restarts (in parallel; lowest inertia wins, ties to the lowest
+    /// restart index). Restart r uses `mkc_core::seed::derive(seed, r)`.
+    pub fn n_init(mut self, n_init: usize) -> Self {
+        self.n_init = n_init;
+        self
+    }
+    /// Maximum number of Lloyd iterations per restart.
+    pub fn max_iter(mut self, max_iter: usize) -> Self {
+        self.max_iter = max_iter;
+        self
+    }
+    /// Relative tolerance as scikit-learn: stop when Σ_c ‖Δcentre_c‖² ≤ tol · (mean
+    /// per-feature variance of x). Labels that stop changing also stop the run.
+    pub fn tol(mut self, tol: f64) -> Self {
+        self.tol = tol;
+        self
+    }
+    /// Seed of the k-means++ draws.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+}
+
+/// Checked k-means parameters; [`KMeans::fit`] runs the algorithm.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KMeans {
+    p: KMeansParams,
+}
+
+impl ParamGuard for KMeansParams {
+    type Checked = KMeans;
+    fn check(&self) -> Result<KMeans> {
+        mkc_core::mkc_ensure!(self.k >= 1, param "n_clusters", self.k, "must be at least 1");
+        mkc_core::mkc_ensure!(self.n_init >= 1, param "n_init", self.n_init, "must be at least 1");
+        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        validate::non_negative("tol", self.tol)?;
+        Ok(KMeans { p: self.clone() })
+    }
+}
+
+/// Result of k-means.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KMeansFit {
+    /// Cluster of every row, in `0..k`.
+    pub labels: Vec<usize>,
+    /// k x d centres (from the last update step, as scikit-learn).
+    pub centroids: Mat<f64>,
+    /// Σ_i ‖x_i − centroid_{label_i}‖² of the returned labels and centroids.
+    pub inertia: f64,
+    /// Centre updates performed by the winning restart.
+    pub n_iter: usize,
+    /// Inertia after every assignment step of the winning restart (non-increasing).
+    pub inertia_trace: Vec<f64>,
+    /// Index of the winning restart.
+    pub best_restart: usize,
+}
+
+impl KMeans {
+    /// Cluster the rows of `x` (n x d).
+    ///
+    /// # Errors
+    /// Empty or non-finite `x`, k > n.
+    pub fn fit(&self, x: MatRef<'_, f64>) -> Result<KMeansFit> {
+        validate::non_empty("x", x)?;
+        validate::finite("x", x)?;
+        let (n, d) = (x.nrows(), x.ncols());
+        validate::n_clusters(self.p.k, n, 1)?;
+        // Row-major copy: every distance reads one contiguous row.
+        let rows: Vec<f64> = (0..n)
+            .flat_map(|i| (0..d).map(move |j| x[(i, j)]))
+            .collect();
+        let tol_abs = self.p.tol * mean_variance(&rows, n, d);
+        let runs: Vec<KMeansFit> = (0..self.p.n_init)
+            .into_par_iter()
+            .map(|r| {
+                let mut fit = lloyd(
+                    &rows,
+                    n,
+                    d,
+                    self.p.k,
+                    self.p.max_iter,
+                    tol_abs,
+                    seed::derive(self.p.seed, r as u64),
+                );
+                fit.best_restart = r;
+                fit
+            })
+            .collect();
+        let mut best: Option<KMeansFit> = None;
+        for f in runs {
+            if best.as_ref().is_none_or(|b| f.inertia < b.inertia) {
+                best = Some(f);
+            }
+        }
+        best.ok_or_else(|| Error::numerical("k-means", "no restart produced a result"))
+    }
+}
+
+fn mean_variance(rows: &[f64], n: usize, d: usize) -> f64 {
+    let mut total = 0.0;
+    for j in 0..d {
+        let mean = (0..n).map(|i| rows[i * d + j]).sum::<f64>() / n as f64;
+        total += (0..n)
+            .map(|i| (rows[i * d + j] - mean).powi(2))
+            .sum::<f64>()
+            / n as f64;
+    }
+    total / d as f64
+}
+
+#[inline]
+fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
+}
+
+/// Nearest centre of every row (ties to the lowest index); returns the inertia and
+/// writes each row's squared distance into `dist`.
+fn assign(rows: &[f64], d: usize, centres: &[f64], labels: &mut [usize], dist: &mut [f64]) -> f64 {
+    labels
+        .par_iter_mut()
+        .zip(dist.par_iter_mut())
+        .enumerate()
+        .with_min_len(256)
+        .for_each(|(i, (l, di))| {
+            let x = &rows[i * d..(i + 1) * d];
+            let mut best = (f64::INFINITY, 0);
+            for (c, ctr) in centres.chunks_exact(d).enumerate() {
+                let v = sq_dist(x, ctr);
+                if v < best.0 {
+                    best = (v, c);
+                }
+            }
+            *l = best.1;
+            *di = best.0;
+        });
+    dist.iter().sum()
+}
+
+/// Means of the clusters (all non-empty when called).
+fn update(rows: &[f64], d: usize, labels: &[usize], k: usize, centres: &mut [f64]) {
+    let mut counts = vec![0usize; k];
+    centres.iter_mut().for_each(|v| *v = 0.0);
+    for (i, &l) in labels.iter().enumerate() {
+        counts[l] += 1;
+        for (c, x) in centres[l * d..(l + 1) * d]
+            .iter_mut()
+            .zip(&rows[i * d..(i + 1) * d])
+        {
+            *c += x;
+        }
+    }
+    for (c, ctr) in centres.chunks_exact_mut(d).enumerate() {
+        let m = counts[c].max(1) as f64;
+        ctr.iter_mut().for_each(|v| *v /= m);
+    }
+}
+
+fn lloyd(
+    rows: &[f64],
+    n: usize,
+    d: usize,
+    k: usize,
+    max_iter: usize,
+    tol_abs: f64,
+    seed_r: u64,
+) -> KMeansFit {
+    let mut rng = seed::rng(seed_r);
+    let w = vec![1.0; n];
+    let seeds = kmeans_plus_plus(n, k, &w, &mut rng, |i, j| {
+        sq_dist(&rows[i * d..(i + 1) * d], &rows[j * d..(j + 1) * d])
+    });
+    let mut centres: Vec<f64> = seeds
+        .iter()
+        .flat_map(|&s| rows[s * d..(s + 1) * d].iter().copied())
+        .collect();
+    let mut labels = vec![0usize; n];
+    let mut dist = vec![0.0; n];
+    let mut trace = vec![assign(rows, d, &centres, &mut labels, &mut dist)];
+    let mut new_centres = vec![0.0; k * d];
+    let mut new_labels = vec![0usize; n];
+    let mut counts = vec![0usize; k];
+    let mut n_iter = 0;
+    while n_iter < max_iter {
+        n_iter += 1;
+        // Empty clusters (scikit-learn's rule): relocate the points farthest from their
+        // centre into them, then take the means.
+        fill_empty(&mut labels, &mut counts, k, |i| dist[i]);
+        update(rows, d, &labels, k, &mut new_centres);
+        let shift: f64 = centres
+            .iter()
+            .zip(&new_centres)
+            .map(|(a, b)| (a - b) * (a - b))
+            .sum();
+        centres.copy_from_slice(&new_centres);
+        let inertia = assign(rows, d, &centres, &mut new_labels, &mut dist);
+        trace.push(inertia);
+        let changed = new_labels != labels;
+        labels.copy_from_slice(&new_labels);
+        if !changed || shift <= tol_abs {
+            break;
+        }
+    }
+    let inertia = trace.last().copied().unwrap_or(f64::NAN);
+    let centroids = Mat::from_fn(k, d, |c, j| centres[c * d + j]);
+    KMeansFit {
+        labels,
+        centroids,
+        inertia,
+        n_iter,
+        inertia_trace: trace,
+        best_restart: 0,
+    }
+}

@@ -1,0 +1,73 @@
+//! k-means++ seeding (greedy variant, as scikit-learn), generic over the distance so
+//! that the same code seeds k-means on features and kernel k-means in feature space.
+
+use mkc_core::seed::Rng;
+use rand::Rng as _;
+
+/// Index drawn with probability proportional to `mass[i]` (uniform if the total is 0).
+fn draw(mass: &[f64], total: f64, rng: &mut Rng) -> usize {
+    let n = mass.len();
+    if total.is_nan() || total <= 0.0 {
+        return rng.random_range(0..n);
+    }
+    let target = rng.random::<f64>() * total;
+    let mut acc = 0.0;
+    for (i, &m) in mass.iter().enumerate() {
+        acc += m;
+        if acc > target {
+            return i;
+        }
+    }
+    // Rounding left the target above the running sum: the last point with mass.
+    mass.iter().rposition(|&m| m > 0.0).unwrap_or(n - 1)
+}
+
+/// Greedy k-means++ (Arthur & Vassilvitskii 2007, with scikit-learn's
+/// `2 + floor(ln k)` local trials per centre): the first centre is drawn with
+/// probability ∝ `w_i`; every further centre is the best (lowest weighted potential
+/// Σ_i w_i min_c d(i, c)) of the local trials, each drawn ∝ `w_i · D(i)²`, ties to the
+/// first trial. `dist(i, j)` is the squared distance between points `i` and `j`.
+///
+/// Returns the `k` centre indices (distinct unless the data has fewer than `k`
+/// distinct points and all the mass is 0, when uniform draws may repeat).
+pub(crate) fn kmeans_plus_plus(
+    n: usize,
+    k: usize,
+    w: &[f64],
+    rng: &mut Rng,
+    dist: impl Fn(usize, usize) -> f64,
+) -> Vec<usize> {
+    let trials = 2 + (k as f64).ln().floor() as usize;
+    let wsum: f64 = w.iter().sum();
+    let first = draw(w, wsum, rng);
+    let mut centres = vec![first];
+    let mut closest: Vec<f64> = (0..n).map(|i| dist(i, first).max(0.0)).collect();
+    let mut mass: Vec<f64> = closest.iter().zip(w).map(|(d, wi)| d * wi).collect();
+    let mut pot: f64 = mass.iter().sum();
+    let mut cand_closest = vec![0.0; n];
+    let mut best_closest = vec![0.0; n];
+    while centres.len() < k {
+        let mut best: Option<(f64, usize)> = None;
+        for _ in 0..trials {
+            let c = draw(&mass, pot, rng);
+            let mut p = 0.0;
+            for i in 0..n {
+                let d = closest[i].min(dist(i, c).max(0.0));
+                cand_closest[i] = d;
+                p += w[i] * d;
+            }
+            if best.is_none_or(|(bp, _)| p < bp) {
+                best = Some((p, c));
+                best_closest.copy_from_slice(&cand_closest);
+            }
+        }
+        let (p, c) = best.unwrap_or((pot, 0));
+        centres.push(c);
+        closest.copy_from_slice(&best_closest);
+        for i in 0..n {
+            mass[i] = w[i] * closest[i];
+        }
+        pot = p;
+    }
+    centres
+}

@@ -1,0 +1,66 @@
+#![allow(dead_code)]
+use faer::Mat;
+use rand::Rng;
+
+/// n points in d dimensions around `centres` well-spread Gaussian-ish blobs (seeded).
+pub fn blobs(n: usize, d: usize, centres: usize, spread: f64, seed: u64) -> Mat<f64> {
+    let mut rng = mkc_core::seed::rng(seed);
+    let c: Vec<f64> = (0..centres * d)
+        .map(|_| rng.random::<f64>() * 10.0)
+        .collect();
+    let mut x = Mat::zeros(n, d);
+    for i in 0..n {
+        let b = i % centres;
+        for j in 0..d {
+            let noise: f64 = (0..3).map(|_| rng.random::<f64>() - 0.5).sum();
+            x[(i, j)] = c[b * d + j] + spread * noise;
+        }
+    }
+    x
+}
+
+pub fn linear_kernel(x: &Mat<f64>) -> Mat<f64> {
+    let n = x.nrows();
+    Mat::from_fn(n, n, |i, j| {
+        (0..x.ncols()).map(|t| x[(i, t)] * x[(j, t)]).sum()
+    })
+}
+
+pub fn gaussian_kernel(x: &Mat<f64>, sigma: f64) -> Mat<f64> {
+    let n = x.nrows();
+    Mat::from_fn(n, n, |i, j| {
+        let d: f64 = (0..x.ncols())
+            .map(|t| (x[(i, t)] - x[(j, t)]).powi(2))
+            .sum();
+        (-d / (2.0 * sigma * sigma)).exp()
+    })
+}
+
+pub fn non_increasing(trace: &[f64]) -> bool {
+    trace
+        .windows(2)
+        .all(|w| w[1] <= w[0] + 1e-9 * w[0].abs().max(1.0))
+}
+
+/// Within-cluster sum of squares of `labels` on the features (the k-means objective
+/// with centres at the means).
+pub fn wcss(x: &Mat<f64>, labels: &[usize], k: usize) -> f64 {
+    let d = x.ncols();
+    let mut sum = vec![0.0; k * d];
+    let mut cnt = vec![0.0; k];
+    for (i, &l) in labels.iter().enumerate() {
+        cnt[l] += 1.0;
+        for j in 0..d {
+            sum[l * d + j] += x[(i, j)];
+        }
+    }
+    labels
+        .iter()
+        .enumerate()
+        .map(|(i, &l)| {
+            (0..d)
+                .map(|j| (x[(i, j)] - sum[l * d + j] / cnt[l]).powi(2))
+                .sum::<f64>()
+        })
+        .sum()
+}

@@ -1,0 +1,322 @@
+#![allow(clippy::needless_range_loop)]
+
+mod common;
+
+use common::*;
+use faer::Mat;
+use mkc_core::{Error, ParamGuard};
+use mkc_kmeans::{KernelInit, KernelKMeansParams};
+
+/// Plain Lloyd on the features from given labels (keep the current cluster on ties).
+fn lloyd_features(x: &Mat<f64>, mut labels: Vec<usize>, k: usize, max_iter: usize) -> Vec<usize> {
+    let (n, d) = (x.nrows(), x.ncols());
+    for _ in 0..max_iter {
+        let mut c = vec![0.0; k * d];
+        let mut cnt = vec![0.0; k];
+        for i in 0..n {
+            cnt[labels[i]] += 1.0;
+            for j in 0..d {
+                c[labels[i] * d + j] += x[(i, j)];
+            }
+        }
+        let mut changed = false;
+        for i in 0..n {
+            let dist = |q: usize| {
+                (0..d)
+                    .map(|j| (x[(i, j)] - c[q * d + j] / cnt[q]).powi(2))
+                    .sum::<f64>()
+            };
+            let mut best = (dist(labels[i]), labels[i]);
+            for q in 0..k {
+                if cnt[q] > 0.0 && dist(q) < best.0 {
+                    best = (dist(q), q);
+                }
+            }
+            changed |= best.1 != labels[i];
+            labels[i] = best.1;
+        }
+        if !changed {
+            break;
+        }
+    }
+    labels
+}
+
+fn random_labels(n: usize, k: usize, seed: u64) -> Vec<usize> {
+    use rand::Rng;
+    let mut rng = mkc_core::seed::rng(seed);
+    (0..n)
+        .map(|i| if i < k { i } else { rng.random_range(0..k) })
+        .collect()
+}
+
+#[test]
+fn linear_kernel_equals_feature_kmeans() {
+    for seed in 0..5 {
+        let x = blobs(120, 3, 4, 3.0, seed);
+        let k = linear_kernel(&x);
+        let init = random_labels(120, 4, seed + 100);
+        let fit = KernelKMeansParams::new(4)
+            .initial_labels(init.clone())
+            .max_iter(200)
+            .check()
+            .unwrap()
+            .fit(k.as_ref())
+            .unwrap();
+        let reference = lloyd_features(&x, init, 4, 200);
+        assert_eq!(fit.labels, reference, "seed {seed}");
+        assert!(fit.converged);
+        let w = wcss(&x, &fit.labels, 4);
+        assert!(
+            (fit.objective - w).abs() <= 1e-8 * w.max(1.0),
+            "objective {} vs wcss {w}",
+            fit.objective
+        );
+    }
+}
+
+#[test]
+fn objective_never_increases() {
+    for seed in 0..6 {
+        let x = blobs(200, 4, 5, 6.0, seed);
+        let k = gaussian_kernel(&x, 2.0);
+        let weights: Vec<f64> = (0..200).map(|i| 0.5 + (i % 7) as f64 * 0.3).collect();
+        for w in [None, Some(weights)] {
+            let mut p = KernelKMeansParams::new(6)
+                .n_init(3)
+                .seed(seed)
+                .max_iter(300);
+            if let Some(w) = w {
+                p = p.sample_weights(w);
+            }
+            let fit = p.check().unwrap().fit(k.as_ref()).unwrap();
+            assert!(fit.objective_trace.len() >= 2);
+            assert!(
+                non_increasing(&fit.objective_trace),
+                "{:?}",
+                fit.objective_trace
+            );
+            assert_eq!(fit.objective, *fit.objective_trace.last().unwrap());
+            assert!(fit.converged);
+            let mut used = fit.labels.clone();
+            used.sort_unstable();
+            used.dedup();
+            assert_eq!(used.len(), 6);
+        }
+    }
+}
+
+/// Weight 2 on a point = the point twice (same kernel rows), with the same labels.
+#[test]
+fn integer_weights_equal_duplicated_points() {
+    let x = blobs(60, 2, 3, 4.0, 9);
+    let k = gaussian_kernel(&x, 1.5);
+    let w: Vec<f64> = (0..60)
+        .map(|i| if i % 3 == 0 { 2.0 } else { 1.0 })
+        .collect();
+    let idx: Vec<usize> = (0..60)
+        .flat_map(|i| std::iter::repeat_n(i, w[i] as usize))
+        .collect();
+    let kd = Mat::from_fn(idx.len(), idx.len(), |a, b| k[(idx[a], idx[b])]);
+    let init = random_labels(60, 3, 4);
+    let init_d: Vec<usize> = idx.iter().map(|&i| init[i]).collect();
+    let a = KernelKMeansParams::new(3)
+        .initial_labels(init)
+        .sample_weights(w)
+        .check()
+        .unwrap()
+        .fit(k.as_ref())
+        .unwrap();
+    let b = KernelKMeansParams::new(3)
+        .initial_labels(init_d)
+        .check()
+        .unwrap()
+        .fit(kd.as_ref())
+        .unwrap();
+    let a_d: Vec<usize> = idx.iter().map(|&i| a.labels[i]).collect();
+    assert_eq!(a_d, b.labels);
+    assert!((a.objective - b.objective).abs() < 1e-9 * b.objective.abs().max(1.0));
+    assert_eq!(a.objective_trace.len(), b.objective_trace.len());
+}
+
+#[test]
+fn empty_initial_clusters_are_filled() {
+    let x = blobs(50, 2, 3, 2.0, 1);
+    let k = gaussian_kernel(&x, 3.0);
+    let fit = KernelKMeansParams::new(3)
+        .initial_labels(vec![0; 50])
+        .check()
+        .unwrap()
+        .fit(k.as_ref())
+        .unwrap();
+    for c in 0..3 {
+        assert!(fit.labels.contains(&c));
+    }
+    assert!(non_increasing(&fit.objective_trace));
+    // Identical points: k-means++ cannot find k distinct seeds; still k non-empty clusters.
+    let same = Mat::from_fn(6, 6, |_, _| 1.0);
+    let fit = KernelKMeansParams::new(3)
+        .check()
+        .unwrap()
+        .fit(same.as_ref())
+        .unwrap();
+    for c in 0..3 {
+        assert!(fit.labels.contains(&c));
+    }
+    assert!(fit.objective.abs() < 1e-12);
+}
+
+#[test]
+fn tiny_and_odd_sizes() {
+    // n = 1, k = 1; and sizes around the 16-column panels of the product.
+    let one = Mat::from_fn(1, 1, |_, _| 2.0);
+    let fit = KernelKMeansParams::new(1)
+        .check()
+        .unwrap()
+        .fit(one.as_ref())
+        .unwrap();
+    assert_eq!((fit.labels.clone(), fit.objective), (vec![0], 0.0));
+    for n in [15, 16, 17, 33] {
+        let x = blobs(n, 2, 2, 3.0, n as u64);
+        let init = random_labels(n, 2, 1);
+        let fit = KernelKMeansParams::new(2)
+            .initial_labels(init.clone())
+            .check()
+            .unwrap()
+            .fit(linear_kernel(&x).as_ref())
+            .unwrap();
+        assert_eq!(fit.labels, lloyd_features(&x, init, 2, 100));
+        assert!((fit.objective - wcss(&x, &fit.labels, 2)).abs() < 1e-9 * fit.objective.max(1.0));
+    }
+}
+
+#[test]
+fn deterministic_across_thread_counts_and_layouts() {
+    let x = blobs(300, 3, 5, 8.0, 3);
+    let k = gaussian_kernel(&x, 2.0);
+    let params = KernelKMeansParams::new(5)
+        .n_init(4)
+        .seed(11)
+        .check()
+        .unwrap();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| params.fit(k.as_ref()).unwrap())
+    };
+    let (a, b) = (run(1), run(2));
+    assert_eq!(a, b);
+    assert_eq!(a, run(2));
+    // Row-major view of the same (symmetric) kernel.
+    let kt = k.transpose().to_owned();
+    assert_eq!(params.fit(kt.as_ref().transpose()).unwrap(), a);
+    // A different seed is a different run (different restarts win or different labels).
+    let c = KernelKMeansParams::new(5)
+        .n_init(4)
+        .seed(12)
+        .check()
+        .unwrap()
+        .fit(k.as_ref())
+        .unwrap();
+    assert!(
+        c.objective_trace != a.objective_trace
+            || c.best_restart != a.best_restart
+            || c.labels != a.labels
+    );
+}
+
+#[test]
+fn restarts_pick_the_lowest_objective() {
+    let x = blobs(150, 2, 6, 10.0, 5);
+    let k = gaussian_kernel(&x, 1.0);
+    let best = KernelKMeansParams::new(6)
+        .n_init(6)
+        .seed(2)
+        .check()
+        .unwrap()
+        .fit(k.as_ref())
+        .unwrap();
+    let single = KernelKMeansParams::new(6)
+        .n_init(1)
+        .seed(2)
+        .check()
+        .unwrap()
+        .fit(k.as_ref())
+        .unwrap();
+    // Restart 0 of both runs is the same run.
+    assert!(best.objective <= single.objective);
+}
+
+#[test]
+fn bad_inputs() {
+    let good = Mat::<f64>::identity(4, 4);
+    assert!(matches!(
+        KernelKMeansParams::new(0).check(),
+        Err(Error::InvalidParam { .. })
+    ));
+    assert!(matches!(
+        KernelKMeansParams::new(2).n_init(0).check(),
+        Err(Error::InvalidParam { .. })
+    ));
+    assert!(matches!(
+        KernelKMeansParams::new(2).max_iter(0).check(),
+        Err(Error::InvalidParam { .. })
+    ));
+    assert!(matches!(
+        KernelKMeansParams::new(2).tol(f64::NAN).check(),
+        Err(Error::InvalidParam { .. })
+    ));
+    assert!(matches!(
+        KernelKMeansParams::new(2)
+            .initial_labels(vec![0, 2])
+            .check(),
+        Err(Error::InvalidInput { .. })
+    ));
+    assert!(matches!(
+        KernelKMeansParams::new(2)
+            .sample_weights(vec![1.0, -1.0])
+            .check(),
+        Err(Error::InvalidInput { .. })
+    ));
+    assert!(matches!(
+        KernelKMeansParams::new(2)
+            .sample_weights(vec![1.0, f64::NAN])
+            .check(),
+        Err(Error::InvalidInput { .. })
+    ));
+    let p = KernelKMeansParams::new(5).check().unwrap();
+    assert!(matches!(
+        p.fit(good.as_ref()),
+        Err(Error::InvalidParam { .. })
+    ));
+    let p = KernelKMeansParams::new(2).check().unwrap();
+    let mut nan = good.clone();
+    nan[(1, 2)] = f64::NAN;
+    assert!(matches!(p.fit(nan.as_ref()), Err(Error::NonFinite { .. })));
+    let mut asym = good.clone();
+    asym[(0, 1)] = 0.5;
+    assert!(matches!(
+        p.fit(asym.as_ref()),
+        Err(Error::NotSymmetric { .. })
+    ));
+    assert!(matches!(
+        p.fit(Mat::<f64>::zeros(3, 4).as_ref()),
+        Err(Error::Shape { .. })
+    ));
+    assert!(matches!(
+        p.fit(Mat::<f64>::zeros(0, 0).as_ref()),
+        Err(Error::InvalidInput { .. })
+    ));
+    let p = KernelKMeansParams::new(2)
+        .sample_weights(vec![1.0; 3])
+        .check()
+        .unwrap();
+    assert!(matches!(p.fit(good.as_ref()), Err(Error::Shape { .. })));
+    let p = KernelKMeansParams::new(2)
+        .init(KernelInit::Labels(vec![0, 1, 1]))
+        .check()
+        .unwrap();
+    assert!(matches!(p.fit(good.as_ref()), Err(Error::Shape { .. })));
+}

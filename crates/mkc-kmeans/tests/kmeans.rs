@@ -1,0 +1,146 @@
+#![allow(clippy::needless_range_loop)]
+
+mod common;
+
+use common::*;
+use faer::Mat;
+use mkc_core::{Error, ParamGuard};
+use mkc_kmeans::KMeansParams;
+
+#[test]
+fn finds_separated_blobs() {
+    let x = blobs(400, 3, 4, 0.5, 2);
+    let fit = KMeansParams::new(4)
+        .seed(1)
+        .check()
+        .unwrap()
+        .fit(x.as_ref())
+        .unwrap();
+    // Points i and i+4 come from the same blob.
+    for i in 0..396 {
+        assert_eq!(fit.labels[i], fit.labels[i + 4]);
+    }
+    let mut used = fit.labels.clone();
+    used.sort_unstable();
+    used.dedup();
+    assert_eq!(used.len(), 4);
+}
+
+#[test]
+fn inertia_never_increases_and_matches_centroids() {
+    for seed in 0..8 {
+        let x = blobs(300, 2, 6, 6.0, seed);
+        let fit = KMeansParams::new(7)
+            .n_init(3)
+            .tol(0.0)
+            .seed(seed)
+            .check()
+            .unwrap()
+            .fit(x.as_ref())
+            .unwrap();
+        assert!(
+            non_increasing(&fit.inertia_trace),
+            "{:?}",
+            fit.inertia_trace
+        );
+        let direct: f64 = (0..300)
+            .map(|i| {
+                (0..2)
+                    .map(|j| (x[(i, j)] - fit.centroids[(fit.labels[i], j)]).powi(2))
+                    .sum::<f64>()
+            })
+            .sum();
+        assert!((direct - fit.inertia).abs() < 1e-9 * direct);
+        // With tol = 0 the run stops only at a fixed point: centroids are the means.
+        assert!((wcss(&x, &fit.labels, 7) - fit.inertia).abs() < 1e-9 * direct);
+        // Every point is at its nearest centroid.
+        for i in 0..300 {
+            let d = |c: usize| {
+                (0..2)
+                    .map(|j| (x[(i, j)] - fit.centroids[(c, j)]).powi(2))
+                    .sum::<f64>()
+            };
+            assert!((0..7).all(|c| d(fit.labels[i]) <= d(c) + 1e-12));
+        }
+    }
+}
+
+#[test]
+fn deterministic_across_thread_counts() {
+    let x = blobs(2000, 5, 8, 4.0, 4);
+    let params = KMeansParams::new(8).n_init(5).seed(3).check().unwrap();
+    let run = |t: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .unwrap()
+            .install(|| params.fit(x.as_ref()).unwrap())
+    };
+    let a = run(1);
+    assert_eq!(a, run(2));
+    assert_eq!(a, run(1));
+}
+
+#[test]
+fn duplicate_points_and_k_equal_n() {
+    // Only two distinct points but k = 3: k-means++ must reuse a location; the empty
+    // cluster is refilled from another cluster.
+    let x = Mat::from_fn(6, 1, |i, _| if i < 3 { 0.0 } else { 1.0 });
+    let fit = KMeansParams::new(3)
+        .n_init(3)
+        .check()
+        .unwrap()
+        .fit(x.as_ref())
+        .unwrap();
+    assert!(fit.labels.iter().all(|&l| l < 3));
+    assert!(fit.inertia.is_finite() && fit.inertia.abs() < 1e-12);
+    let x = Mat::from_fn(4, 2, |i, j| (i * 3 + j) as f64);
+    let fit = KMeansParams::new(4)
+        .check()
+        .unwrap()
+        .fit(x.as_ref())
+        .unwrap();
+    assert_eq!(fit.inertia, 0.0);
+    let mut l = fit.labels.clone();
+    l.sort_unstable();
+    assert_eq!(l, vec![0, 1, 2, 3]);
+}
+
+#[test]
+fn bad_inputs() {
+    assert!(matches!(
+        KMeansParams::new(0).check(),
+        Err(Error::InvalidParam { .. })
+    ));
+    assert!(matches!(
+        KMeansParams::new(2).n_init(0).check(),
+        Err(Error::InvalidParam { .. })
+    ));
+    assert!(matches!(
+        KMeansParams::new(2).max_iter(0).check(),
+        Err(Error::InvalidParam { .. })
+    ));
+    assert!(matches!(
+        KMeansParams::new(2).tol(-1.0).check(),
+        Err(Error::InvalidParam { .. })
+    ));
+    let p = KMeansParams::new(3).check().unwrap();
+    assert!(matches!(
+        p.fit(Mat::<f64>::zeros(2, 2).as_ref()),
+        Err(Error::InvalidParam { .. })
+    ));
+    assert!(matches!(
+        p.fit(Mat::<f64>::zeros(0, 2).as_ref()),
+        Err(Error::InvalidInput { .. })
+    ));
+    assert!(matches!(
+        p.fit(Mat::<f64>::zeros(5, 0).as_ref()),
+        Err(Error::InvalidInput { .. })
+    ));
+    let mut x = Mat::<f64>::zeros(5, 2);
+    x[(3, 1)] = f64::INFINITY;
+    assert!(matches!(
+        p.fit(x.as_ref()),
+        Err(Error::NonFinite { row: 3, col: 1, .. })
+    ));
+}
