@@ -1,0 +1,285 @@
+//! Thick-restart block Lanczos with full reorthogonalisation and explicit Rayleigh–Ritz.
+//!
+//! State: an orthonormal basis V (n x m), W = A V (stored, so Rayleigh–Ritz and the
+//! residuals are computed from actual products, not from a three-term recurrence), and
+//! H = VᵀW (m x m, kept exactly symmetric). One step:
+//! 1. W_new = A X for the current block X (b columns), H gains the block column VᵀW_new;
+//! 2. Rayleigh–Ritz: H = Y Θ Yᵀ; the wanted k Ritz pairs are (θ_i, V y_i);
+//! 3. cheap residual estimate ‖Z ŷ_i‖ from the continuation block Z = W_new − V H_new
+//!    (ŷ_i = the rows of y_i belonging to the newest block); when all k estimates pass,
+//!    the residuals are computed explicitly as ‖W y_i − θ_i V y_i‖ and the pairs returned
+//!    only if those pass too;
+//! 4. if the basis is full, thick restart: keep the `keep` wanted-end Ritz vectors
+//!    (V ← V Y_keep, W ← W Y_keep, H ← Θ_keep);
+//! 5. X = Z orthonormalised against V (random replacement on breakdown).
+//!
+//! Between restarts the space is the block Krylov space of the kept Ritz vectors and
+//! the continuation block, so this is the block form of Wu & Simon's thick-restart
+//! Lanczos (SIAM J. Matrix Anal. Appl. 22, 2000).
+
+use super::ortho::orthonormalize_against;
+use super::par::{matmul_rows, matmul_tn, small_evd};
+use super::{sign_normalize, EigenInfo, EigenMethod, EigenOptions, EigenPairs, SymOperator, Which};
+use faer::reborrow::*;
+use faer::{Accum, Mat, MatRef, Par};
+use mkc_core::{Error, Result};
+use rand::Rng as _;
+
+/// Sizes chosen for one solve.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plan {
+    /// Use the dense solver instead.
+    pub dense: bool,
+    /// Block size.
+    pub b: usize,
+    /// Maximal basis size.
+    pub mmax: usize,
+    /// Ritz vectors kept at a restart.
+    pub keep: usize,
+}
+
+impl Plan {
+    pub(crate) fn new(n: usize, k: usize, o: &EigenOptions) -> Plan {
+        let b = o.block_size.unwrap_or(k.clamp(16, 32)).max(1);
+        let mmax = o
+            .max_basis
+            .unwrap_or((8 * b).max(3 * k + 2 * b))
+            .max(k.max(b) + k.max(b) + b);
+        let keep = k + (mmax - k - b) / 2;
+        let dense = n <= o.dense_below || mmax >= n || (mmax as f64) > o.dense_fraction * n as f64;
+        Plan {
+            dense,
+            b,
+            mmax,
+            keep,
+        }
+    }
+}
+
+pub(crate) fn solve(
+    op: &dyn SymOperator,
+    k: usize,
+    start: Option<MatRef<'_, f64>>,
+    which: Which,
+    o: &EigenOptions,
+    plan: &Plan,
+) -> Result<EigenPairs> {
+    let n = op.dim();
+    let par = Par::rayon(0);
+    let mmax = plan.mmax;
+    let mut rng = mkc_core::seed::rng(o.seed);
+    let mut v = Mat::<f64>::zeros(n, mmax);
+    let mut w = Mat::<f64>::zeros(n, mmax);
+    let mut h = Mat::<f64>::zeros(mmax, mmax);
+    let mut scratch = Mat::<f64>::zeros(n, mmax);
+
+    // first block: the caller's basis (warm start) completed by random columns
+    let width = start.map_or(plan.b, |s| s.ncols().max(plan.b));
+    let mut x = Mat::<f64>::from_fn(n, width, |_, _| rng.random::<f64>() - 0.5);
+    let mut refs: Vec<f64> = (0..width).map(|j| x.col(j).norm_l2()).collect();
+    if let Some(s) = start {
+        x.as_mut().subcols_mut(0, s.ncols()).copy_from(s);
+        for (j, r) in refs.iter_mut().enumerate().take(s.ncols()) {
+            *r = s.col(j).norm_l2().max(f64::MIN_POSITIVE);
+        }
+    }
+    orthonormalize_against(v.as_ref().subcols(0, 0), x.as_mut(), &refs, &mut rng)?;
+
+    let mut cur = 0usize;
+    let (mut steps, mut matvecs, mut restarts) = (0usize, 0usize, 0usize);
+    let mut anorm = 0.0f64;
+    let mut last_est;
+    loop {
+        let wb = x.ncols();
+        let end = cur + wb;
+        v.as_mut().subcols_mut(cur, wb).copy_from(&x);
+        op.apply(x.as_ref(), w.as_mut().subcols_mut(cur, wb), par);
+        steps += 1;
+        matvecs += wb;
+        matmul_tn(
+            h.as_mut().submatrix_mut(0, cur, end, wb),
+            v.as_ref().subcols(0, end),
+            w.as_ref().subcols(cur, wb),
+        );
+        for j in cur..end {
+            for i in 0..cur {
+                h[(j, i)] = h[(i, j)];
+            }
+            for i in cur..j {
+                let s = 0.5 * (h[(i, j)] + h[(j, i)]);
+                h[(i, j)] = s;
+                h[(j, i)] = s;
+            }
+        }
+        if let Some(bad) = (cur..end)
+            .flat_map(|j| (0..end).map(move |i| (i, j)))
+            .find(|&(i, j)| !h[(i, j)].is_finite())
+        {
+            return Err(Error::numerical(
+                "block Lanczos",
+                format!("operator produced a non-finite product (projected entry {bad:?})"),
+            ));
+        }
+        cur = end;
+
+        // continuation block Z = W_new − V H_new (first Gram–Schmidt pass) and its scales
+        let mut z = w.as_ref().subcols(cur - wb, wb).to_owned();
+        refs = (0..wb).map(|j| z.col(j).norm_l2()).collect();
+        matmul_rows(
+            z.as_mut(),
+            Accum::Add,
+            v.as_ref().subcols(0, cur),
+            h.as_ref().submatrix(0, cur - wb, cur, wb),
+            -1.0,
+        );
+
+        if cur < k {
+            // fewer basis vectors than wanted pairs (cold start with b < k): keep expanding
+            orthonormalize_against(v.as_ref().subcols(0, cur), z.as_mut(), &refs, &mut rng)?;
+            x = z;
+            continue;
+        }
+
+        // Rayleigh–Ritz
+        let (theta, y) = small_evd(h.as_ref().submatrix(0, 0, cur, cur))?;
+        let y = y.as_ref();
+        anorm = anorm.max(theta[0].abs()).max(theta[cur - 1].abs());
+        let thresh = o.tol * anorm;
+        let order: Vec<usize> = match which {
+            Which::Top => (0..cur).rev().collect(),
+            Which::Bottom => (0..cur).collect(),
+        };
+        let wanted = &order[..k];
+
+        // residual estimates from the continuation block
+        let ylast = Mat::from_fn(wb, k, |r, c| y[(cur - wb + r, wanted[c])]);
+        let mut est = Mat::<f64>::zeros(n, k);
+        matmul_rows(
+            est.as_mut(),
+            Accum::Replace,
+            z.as_ref(),
+            ylast.as_ref(),
+            1.0,
+        );
+        let est_max = (0..k).map(|c| est.col(c).norm_l2()).fold(0.0f64, f64::max);
+        last_est = est_max;
+        if est_max <= thresh {
+            if let Some(p) =
+                explicit_check(&v, &w, y, &theta, wanted, cur, thresh, anorm, &mut scratch)
+            {
+                let (values, vectors, res) = p;
+                return Ok(EigenPairs {
+                    values,
+                    vectors,
+                    info: EigenInfo {
+                        method: EigenMethod::BlockLanczos,
+                        iterations: steps,
+                        matvecs,
+                        max_residual: Some(res),
+                        fell_back: false,
+                    },
+                });
+            }
+        }
+
+        // thick restart when the next block does not fit
+        if cur + wb > mmax {
+            restarts += 1;
+            if restarts > o.max_iter {
+                return Err(Error::NotConverged {
+                    what: "block Lanczos eigensolver".into(),
+                    iterations: steps,
+                    residual: if anorm > 0.0 {
+                        last_est / anorm
+                    } else {
+                        last_est
+                    },
+                    tolerance: o.tol,
+                });
+            }
+            let keep = plan.keep.min(mmax - wb).min(cur).max(k);
+            let yk = Mat::from_fn(cur, keep, |r, c| y[(r, order[c])]);
+            let kept: Vec<f64> = (0..keep).map(|c| theta[order[c]]).collect();
+            for (mat, tmp) in [(&mut v, &mut scratch)] {
+                matmul_rows(
+                    tmp.as_mut().subcols_mut(0, keep),
+                    Accum::Replace,
+                    mat.as_ref().subcols(0, cur),
+                    yk.as_ref(),
+                    1.0,
+                );
+                mat.as_mut()
+                    .subcols_mut(0, keep)
+                    .copy_from(tmp.as_ref().subcols(0, keep));
+            }
+            matmul_rows(
+                scratch.as_mut().subcols_mut(0, keep),
+                Accum::Replace,
+                w.as_ref().subcols(0, cur),
+                yk.as_ref(),
+                1.0,
+            );
+            w.as_mut()
+                .subcols_mut(0, keep)
+                .copy_from(scratch.as_ref().subcols(0, keep));
+            h.as_mut().submatrix_mut(0, 0, keep, keep).fill(0.0);
+            for (i, t) in kept.iter().enumerate() {
+                h[(i, i)] = *t;
+            }
+            cur = keep;
+        }
+
+        orthonormalize_against(v.as_ref().subcols(0, cur), z.as_mut(), &refs, &mut rng)?;
+        x = z;
+    }
+}
+
+/// Explicit residuals ‖W y_i − θ_i V y_i‖ of the wanted Ritz pairs; the pairs when all
+/// pass `thresh`, else None.
+#[allow(clippy::too_many_arguments)]
+fn explicit_check(
+    v: &Mat<f64>,
+    w: &Mat<f64>,
+    y: MatRef<'_, f64>,
+    theta: &[f64],
+    wanted: &[usize],
+    cur: usize,
+    thresh: f64,
+    anorm: f64,
+    scratch: &mut Mat<f64>,
+) -> Option<(Vec<f64>, Mat<f64>, f64)> {
+    let k = wanted.len();
+    let n = v.nrows();
+    let yk = Mat::from_fn(cur, k, |r, c| y[(r, wanted[c])]);
+    let mut u = Mat::<f64>::zeros(n, k);
+    matmul_rows(
+        u.as_mut(),
+        Accum::Replace,
+        v.as_ref().subcols(0, cur),
+        yk.as_ref(),
+        1.0,
+    );
+    let mut au = scratch.as_mut().subcols_mut(0, k);
+    matmul_rows(
+        au.rb_mut(),
+        Accum::Replace,
+        w.as_ref().subcols(0, cur),
+        yk.as_ref(),
+        1.0,
+    );
+    let mut worst = 0.0f64;
+    for (c, &i) in wanted.iter().enumerate() {
+        let t = theta[i];
+        let r: f64 = (0..n)
+            .map(|r| (au[(r, c)] - t * u[(r, c)]).powi(2))
+            .sum::<f64>()
+            .sqrt();
+        worst = worst.max(r);
+    }
+    if worst > thresh {
+        return None;
+    }
+    sign_normalize(u.as_mut());
+    let values = wanted.iter().map(|&i| theta[i]).collect();
+    Some((values, u, if anorm > 0.0 { worst / anorm } else { worst }))
+}
