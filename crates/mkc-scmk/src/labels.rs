@@ -1,0 +1,19 @@
+//! Final labels: k-means on the rows of the indicator P (the authors: MATLAB `kmeans`
+//! with 100 replicates). P is used as it is, without row normalisation, as the authors do.
+
+use faer::MatRef;
+use mkc_core::{ParamGuard, Result};
+use mkc_kmeans::KMeansParams;
+
+use crate::params::Settings;
+
+/// Labels in `0..c` and the k-means inertia of the best replicate.
+pub(crate) fn kmeans_on_indicator(p: MatRef<'_, f64>, s: &Settings) -> Result<(Vec<usize>, f64)> {
+    let fit = KMeansParams::new(s.n_clusters)
+        .n_init(s.n_init)
+        .max_iter(s.kmeans_max_iter)
+        .seed(s.seed)
+        .check()?
+        .fit(p)?;
+    Ok((fit.labels, fit.inertia))
+}
