@@ -1,3 +1,89 @@
-//! RMKC (Tzortzis & Likas): ratio-based multiple kernel clustering, and the iterSVR baseline.
+//! RMKC (Tzortzis & Likas): ratio-based multiple kernel clustering.
 //!
-//! (Work in progress.)
+//! Two clusters y ∈ {±1}ᴺ and kernel weights θ ≥ 0 (‖θ‖_p^p = 1, or no norm) minimise
+//! the variance-to-margin ratio (eqs. 4–5)
+//!
+//! ```text
+//! J(θ, y) = min_{w,b,ξ} ½ E(θ, y)‖w‖² + C Σ ξ_i   s.t. y_i(wᵀφ̃(x_i) + b) ≥ 1 − ξ_i, ξ ≥ 0,
+//! ```
+//!
+//! K̃ = Σ_v θ_v K⁽ᵛ⁾ (eq. 3), E the kernel k-means variance (eqs. 6–7), under the
+//! balance bound −ℓ ≤ Σy ≤ ℓ. J is evaluated through its dual (eqs. 10–11), a C-SVC on
+//! K̃/E solved by `mkc_svm` (warm-started throughout). J is scale invariant
+//! (Proposition 1): J(aθ, y) = J(θ, y).
+//!
+//! # Modules
+//! - [`params`]: [`RmkcParams`] → [`Rmkc`] (C, L, ℓ, p-norm, …).
+//! - [`variance`]: E_v(y) per basis kernel (eq. 7), O(V·N) single-flip updates.
+//! - [`objective`]: J via the dual (eqs. 10–11), the primal value for checks.
+//! - [`gradient`]: ∇_θ J (eq. 12).
+//! - [`theta_step`]: projected gradient + Armijo (Algorithm 1, lines 5–10).
+//! - [`label_step`]: Algorithm 2 (eqs. 13–15, the balance bound on L).
+//! - [`init`]: the initial labels of Section 3 (k-means++-style pairs).
+//! - [`mod@rmkc`]: the outer loop (Algorithm 1).
+//!
+//! # Choices the paper leaves open (ours, all documented where made)
+//! - **E_v per kernel** ([`variance`]): E_v(y) = (tr K⁽ᵛ⁾ − S₊/n₊ − S₋/n₋)/N with S_k the
+//!   sum of K⁽ᵛ⁾ over cluster k — eq. (7) with θ_v factored out, so E = Σ θ_v E_v and
+//!   ∂E/∂θ_v = E_v; an empty cluster contributes 0. E ≤ 0 is a typed numerical error.
+//! - **θ start**: uniform, θ_v = V^(−1/p) (p = 1 and no norm: 1/V).
+//! - **Projection per p** ([`theta_step`]): p = 1 Euclidean projection onto the simplex;
+//!   p = 2 onto {θ ≥ 0, ‖θ‖₂ = 1} (max(θ, 0)/‖max(θ, 0)‖, or the unit vector at the
+//!   largest coordinate if none is positive); no norm: max(θ, 0), rejecting θ = 0.
+//! - **Armijo rule**: η₀ = ‖θ‖/‖∇J‖, backtracking η ← βη with β = 0.5, sufficient
+//!   decrease σ = 1e-4 along the projection arc, at most 20 trials, plus a strict
+//!   decrease of J; no accepted trial leaves θ unchanged. One θ step per outer iteration.
+//! - **Label step** ([`label_step`]): ties in eq. (13) go to the lowest index; ties in
+//!   eq. (15) to the earliest candidate (y⁽⁰⁾ first, so labels move only on a strict
+//!   decrease); each phase is capped by the balance bound, floored, and leaves its
+//!   source cluster non-empty.
+//! - **Initialisation** ([`init`]): round(0.25N) pairs (≥ 1), second member drawn ∝ the
+//!   *squared* feature-space distance (k-means++), ties in assignment to the first
+//!   member, unbalanced splits repaired by moving the least-committed points.
+//! - **Convergence** ([`mod@rmkc`]): stop when an iteration changes no label and its
+//!   θ step lowers J by at most 1e-6·|J| (relative); at most 100 iterations.
+//! - **SVM**: tolerance 1e-3 (libsvm's default, as the paper used LIBSVM); J is the
+//!   solver's dual value, so comparisons between J values carry that accuracy.
+//! - **Determinism**: one `u64` seed drives the initial pairs (ChaCha8 via
+//!   `mkc_core::seed`); everything else is deterministic.
+//!
+//! # Example
+//!
+//! ```
+//! use faer::Mat;
+//! use mkc_core::ParamGuard;
+//! use mkc_rmkc::{Norm, RmkcParams};
+//!
+//! // Two blobs on a line (10 points each), two Gaussian kernels of different widths.
+//! let x: Vec<f64> = (0..20)
+//!     .map(|i| if i < 10 { -3.0 + 0.1 * i as f64 } else { 3.0 + 0.1 * i as f64 })
+//!     .collect();
+//! let gauss = |s: f64| Mat::from_fn(20, 20, |i, j| (-(x[i] - x[j]).powi(2) / (2.0 * s * s)).exp());
+//! let (k1, k2) = (gauss(1.0), gauss(4.0));
+//! let rmkc = RmkcParams::new(1.0).l(5).norm(Norm::L1).check()?;
+//! let fit = rmkc.fit(&[k1.as_ref(), k2.as_ref()], 7)?;
+//! // The blobs are recovered (up to the sign of y) …
+//! assert!(fit.y[..10].iter().all(|&t| t == fit.y[0]));
+//! assert!(fit.y[10..].iter().all(|&t| t == -fit.y[0]));
+//! // … θ stays on the simplex, and J never went up.
+//! assert!((fit.theta.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+//! assert!(fit.history.windows(2).all(|w| w[1] <= w[0]));
+//! # Ok::<(), mkc_core::Error>(())
+//! ```
+//!
+//! Not yet here (a later session): the iterSVR baseline, the experiments (Tables 1–4)
+//! and the CLI.
+
+pub mod gradient;
+pub mod init;
+pub mod label_step;
+pub mod objective;
+pub mod params;
+pub mod rmkc;
+pub mod theta_step;
+pub mod variance;
+
+pub use objective::Evaluation;
+pub use params::{Balance, Norm, Rmkc, RmkcParams};
+pub use rmkc::{check_kernels, RmkcFit};
+pub use variance::Variance;

@@ -1,0 +1,149 @@
+//! Initial labels (Section 3): pairs of instances drawn k-means++-style in the feature
+//! space of the initial composite kernel K̃(θ⁽⁰⁾); each pair splits the data by the
+//! nearest member; the split with the least J(θ⁽⁰⁾, y) is kept.
+//!
+//! Choices the paper leaves open (ours):
+//! - Number of pairs: max(1, round(f · N)), f = 0.25 by default.
+//! - The first member is uniform over all N instances; the second is drawn with
+//!   probability proportional to the *squared* feature-space distance
+//!   d²(i, j) = K̃_ii + K̃_jj − 2K̃_ij from the first (k-means++'s D² weighting; the
+//!   paper says "proportional to its distance"); if every distance is 0 it is uniform
+//!   over the others. Pairs are drawn independently (with replacement).
+//! - Assignment: +1 to the instances at least as close to the first member as to the
+//!   second (ties to the first), −1 to the rest; the second member is always −1.
+//! - Balance: a split with |Σy| > ℓ is repaired by moving, from the larger cluster, the
+//!   instances with the smallest d²(·, other member) − d²(·, own member) (ties to the
+//!   lowest index) until |Σy| ≤ ℓ. The members themselves are not moved.
+//! - Ties in J between splits go to the earliest pair. Every split's SVM is warm-started
+//!   from the previous split's solution on the same K̃.
+
+use crate::objective::Evaluation;
+use crate::params::Rmkc;
+use crate::variance::{add_col, composite_variance};
+use faer::MatRef;
+use mkc_core::{Error, Result};
+use mkc_svm::CheckedKernel;
+use rand::Rng as _;
+
+/// Feature-space squared distance from K̃.
+#[inline]
+fn d2(k: MatRef<'_, f64>, i: usize, j: usize) -> f64 {
+    (k[(i, i)] + k[(j, j)] - 2.0 * k[(i, j)]).max(0.0)
+}
+
+/// The split of one pair (a, b), balance-repaired.
+pub fn split(k: MatRef<'_, f64>, a: usize, b: usize, ell: f64) -> Vec<f64> {
+    let n = k.nrows();
+    let mut y: Vec<f64> = (0..n)
+        .map(|t| {
+            if d2(k, t, a) <= d2(k, t, b) {
+                1.0
+            } else {
+                -1.0
+            }
+        })
+        .collect();
+    y[a] = 1.0;
+    y[b] = -1.0;
+    let sum: f64 = y.iter().sum();
+    if sum.abs() > ell {
+        let big = sum.signum();
+        let (own, other) = if big > 0.0 { (a, b) } else { (b, a) };
+        let mut movable: Vec<(f64, usize)> = (0..n)
+            .filter(|&t| y[t] == big && t != own)
+            .map(|t| (d2(k, t, other) - d2(k, t, own), t))
+            .collect();
+        movable.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+        let mut s = sum;
+        for (_, t) in movable {
+            if s.abs() <= ell {
+                break;
+            }
+            y[t] = -big;
+            s -= 2.0 * big;
+        }
+    }
+    y
+}
+
+/// Draw the pairs, evaluate every split, return the labels and evaluation with least J.
+pub fn initial_labels(
+    rmkc: &Rmkc,
+    k_tilde: &CheckedKernel<'_>,
+    ell: f64,
+    seed: u64,
+) -> Result<(Vec<f64>, Evaluation)> {
+    let k = k_tilde.as_ref();
+    let n = k.nrows();
+    if n < 2 {
+        return Err(Error::input(
+            "kernels",
+            format!("RMKC needs at least 2 points, got {n}"),
+        ));
+    }
+    let n_pairs = ((rmkc.init_pairs * n as f64).round() as usize).max(1);
+    let mut rng = mkc_core::seed::rng(seed);
+    let mut rowsum = vec![0.0; n];
+    for j in 0..n {
+        add_col(k, j, 1.0, &mut rowsum);
+    }
+    let mut u = vec![0.0; n];
+    let mut w = vec![0.0; n];
+    let mut best: Option<(Vec<f64>, Evaluation)> = None;
+    let mut prev: Option<(Vec<f64>, Evaluation)> = None;
+    for _ in 0..n_pairs {
+        let a = rng.random_range(0..n);
+        let mut total = 0.0;
+        for (j, wj) in w.iter_mut().enumerate() {
+            *wj = if j == a { 0.0 } else { d2(k, a, j) };
+            total += *wj;
+        }
+        let b = if total > 0.0 && total.is_finite() {
+            let r = rng.random::<f64>() * total;
+            let mut acc = 0.0;
+            let mut pick = None;
+            for (j, &wj) in w.iter().enumerate() {
+                acc += wj;
+                if wj > 0.0 && acc > r {
+                    pick = Some(j);
+                    break;
+                }
+            }
+            pick.unwrap_or_else(|| w.iter().rposition(|&x| x > 0.0).unwrap_or((a + 1) % n))
+        } else {
+            let r = rng.random_range(0..n - 1);
+            if r >= a {
+                r + 1
+            } else {
+                r
+            }
+        };
+        let y = split(k, a, b, ell);
+        let e = composite_variance(k, &rowsum, &y, &mut u);
+        if !(e.is_finite() && e > 0.0) {
+            continue;
+        }
+        let model = match &prev {
+            Some((py, pev)) => {
+                rmkc.svc
+                    .solve_from(k_tilde, 1.0 / e, &y, &pev.model, py, 1.0 / pev.e)?
+            }
+            None => rmkc.svc.solve(k_tilde, 1.0 / e, &y, None)?,
+        };
+        let ev = Evaluation {
+            j: model.objective,
+            e,
+            model,
+        };
+        if best.as_ref().is_none_or(|(_, b)| ev.j < b.j) {
+            best = Some((y.clone(), ev.clone()));
+        }
+        prev = Some((y, ev));
+    }
+    best.ok_or_else(|| {
+        Error::numerical(
+            "RMKC initialisation",
+            "every split has zero variance E(θ, y)",
+        )
+    })
+}

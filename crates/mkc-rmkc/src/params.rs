@@ -1,0 +1,244 @@
+//! Hyperparameters of RMKC ([`RmkcParams`], unchecked) and their checked form
+//! ([`Rmkc`]). Every default is the paper's (Section 3) where it gives one; the rest are
+//! our choices, listed in the crate docs.
+
+use mkc_core::{Error, ParamGuard, Result};
+
+/// The p-norm constraint on θ in eq. (4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Norm {
+    /// No norm constraint, θ ≥ 0 only ("No-norm" of Table 1; J is scale invariant,
+    /// Proposition 1).
+    None,
+    /// ‖θ‖₁ = 1, θ ≥ 0: projection onto the simplex.
+    L1,
+    /// ‖θ‖₂ = 1, θ ≥ 0: projection onto the nonnegative part of the unit sphere.
+    L2,
+}
+
+impl Norm {
+    /// The uniform start θ_v = V^(−1/p) (Section 3; `None` uses θ_v = 1/V).
+    pub fn uniform(self, v: usize) -> Vec<f64> {
+        let x = match self {
+            Norm::None | Norm::L1 => 1.0 / v as f64,
+            Norm::L2 => 1.0 / (v as f64).sqrt(),
+        };
+        vec![x; v]
+    }
+}
+
+/// The cluster balance bound ℓ of eq. (4): `−ℓ ≤ Σ y_i ≤ ℓ`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Balance {
+    /// ℓ = f · N (the paper: f = 0.5; Corel f = 0.2).
+    Fraction(f64),
+    /// ℓ given directly.
+    Absolute(f64),
+}
+
+impl Balance {
+    /// ℓ for N points.
+    pub fn bound(self, n: usize) -> f64 {
+        match self {
+            Balance::Fraction(f) => f * n as f64,
+            Balance::Absolute(l) => l,
+        }
+    }
+}
+
+/// Unchecked RMKC hyperparameters (builder). `check()` gives [`Rmkc`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct RmkcParams {
+    pub(crate) c: f64,
+    pub(crate) l: usize,
+    pub(crate) balance: Balance,
+    pub(crate) norm: Norm,
+    pub(crate) init_pairs: f64,
+    pub(crate) svm_tol: f64,
+    pub(crate) max_iter: usize,
+    pub(crate) tol: f64,
+    pub(crate) armijo_sigma: f64,
+    pub(crate) armijo_beta: f64,
+    pub(crate) armijo_max_trials: usize,
+}
+
+impl RmkcParams {
+    /// Regulariser C (> 0). Defaults: L = 30, ℓ = 0.5N, 1-norm, 0.25N initial pairs,
+    /// SVM tolerance 1e-3 (libsvm's), at most 100 outer iterations, relative tolerance
+    /// 1e-6 on the decrease of J, Armijo σ = 1e-4, β = 0.5, 20 trials.
+    pub fn new(c: f64) -> Self {
+        Self {
+            c,
+            l: 30,
+            balance: Balance::Fraction(0.5),
+            norm: Norm::L1,
+            init_pairs: 0.25,
+            svm_tol: 1e-3,
+            max_iter: 100,
+            tol: 1e-6,
+            armijo_sigma: 1e-4,
+            armijo_beta: 0.5,
+            armijo_max_trials: 20,
+        }
+    }
+    /// Candidate label vectors per phase of Algorithm 2 (L ≥ 1).
+    pub fn l(mut self, l: usize) -> Self {
+        self.l = l;
+        self
+    }
+    /// The balance bound ℓ.
+    pub fn balance(mut self, b: Balance) -> Self {
+        self.balance = b;
+        self
+    }
+    /// The p-norm constraint on θ.
+    pub fn norm(mut self, n: Norm) -> Self {
+        self.norm = n;
+        self
+    }
+    /// Number of initial pairs as a fraction of N (≥ 1 pair; the paper: 0.25).
+    pub fn init_pairs(mut self, f: f64) -> Self {
+        self.init_pairs = f;
+        self
+    }
+    /// KKT tolerance of every SVM solve (eq. 10).
+    pub fn svm_tol(mut self, t: f64) -> Self {
+        self.svm_tol = t;
+        self
+    }
+    /// Cap on outer iterations of Algorithm 1.
+    pub fn max_iter(mut self, m: usize) -> Self {
+        self.max_iter = m;
+        self
+    }
+    /// Relative decrease of J below which a θ step counts as "no decrease".
+    pub fn tol(mut self, t: f64) -> Self {
+        self.tol = t;
+        self
+    }
+    /// Armijo constants: sufficient-decrease σ ∈ (0, 1), backtracking factor β ∈ (0, 1),
+    /// and the number of trial steps (≥ 1).
+    pub fn armijo(mut self, sigma: f64, beta: f64, max_trials: usize) -> Self {
+        self.armijo_sigma = sigma;
+        self.armijo_beta = beta;
+        self.armijo_max_trials = max_trials;
+        self
+    }
+}
+
+/// Checked RMKC hyperparameters; run with [`Rmkc::fit`] or [`Rmkc::fit_from`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rmkc {
+    pub(crate) c: f64,
+    pub(crate) l: usize,
+    pub(crate) balance: Balance,
+    pub(crate) norm: Norm,
+    pub(crate) init_pairs: f64,
+    pub(crate) max_iter: usize,
+    pub(crate) tol: f64,
+    pub(crate) armijo_sigma: f64,
+    pub(crate) armijo_beta: f64,
+    pub(crate) armijo_max_trials: usize,
+    pub(crate) svc: mkc_svm::CSvc,
+}
+
+impl Rmkc {
+    /// The regulariser C.
+    pub fn c(&self) -> f64 {
+        self.c
+    }
+    /// The p-norm constraint.
+    pub fn norm(&self) -> Norm {
+        self.norm
+    }
+    /// The checked inner C-SVC.
+    pub fn svc(&self) -> &mkc_svm::CSvc {
+        &self.svc
+    }
+    /// ℓ for N points, checked: finite, ≥ 0, and admitting a labelling with both
+    /// clusters non-empty (|Σy| ≡ N mod 2, so an odd N needs ℓ ≥ 1).
+    pub fn balance_bound(&self, n: usize) -> Result<f64> {
+        let l = self.balance.bound(n);
+        if !(l.is_finite() && l >= 0.0) {
+            return Err(Error::param(
+                "balance",
+                l,
+                "the bound ℓ must be finite and >= 0",
+            ));
+        }
+        if n % 2 == 1 && l < 1.0 {
+            return Err(Error::param(
+                "balance",
+                l,
+                format!("no labelling of N = {n} (odd) points has |Σy| <= ℓ < 1"),
+            ));
+        }
+        Ok(l)
+    }
+}
+
+impl ParamGuard for RmkcParams {
+    type Checked = Rmkc;
+    fn check(&self) -> Result<Rmkc> {
+        mkc_core::validate::positive("C", self.c)?;
+        if self.l == 0 {
+            return Err(Error::param("L", 0, "must be at least 1"));
+        }
+        match self.balance {
+            Balance::Fraction(f) if !(f.is_finite() && f >= 0.0) => {
+                return Err(Error::param(
+                    "balance",
+                    f,
+                    "the fraction must be finite and >= 0",
+                ))
+            }
+            Balance::Absolute(l) if !(l.is_finite() && l >= 0.0) => {
+                return Err(Error::param("balance", l, "ℓ must be finite and >= 0"))
+            }
+            _ => {}
+        }
+        if !(self.init_pairs.is_finite() && self.init_pairs > 0.0) {
+            return Err(Error::param(
+                "init_pairs",
+                self.init_pairs,
+                "must be finite and > 0",
+            ));
+        }
+        mkc_core::validate::positive("svm_tol", self.svm_tol)?;
+        if self.max_iter == 0 {
+            return Err(Error::param("max_iter", 0, "must be at least 1"));
+        }
+        mkc_core::validate::non_negative("tol", self.tol)?;
+        if !(self.armijo_sigma > 0.0 && self.armijo_sigma < 1.0) {
+            return Err(Error::param(
+                "armijo sigma",
+                self.armijo_sigma,
+                "must lie in (0, 1)",
+            ));
+        }
+        if !(self.armijo_beta > 0.0 && self.armijo_beta < 1.0) {
+            return Err(Error::param(
+                "armijo beta",
+                self.armijo_beta,
+                "must lie in (0, 1)",
+            ));
+        }
+        if self.armijo_max_trials == 0 {
+            return Err(Error::param("armijo trials", 0, "must be at least 1"));
+        }
+        let svc = mkc_core::ParamGuard::check(&mkc_svm::CSvcParams::new(self.c).tol(self.svm_tol))?;
+        Ok(Rmkc {
+            c: self.c,
+            l: self.l,
+            balance: self.balance,
+            norm: self.norm,
+            init_pairs: self.init_pairs,
+            max_iter: self.max_iter,
+            tol: self.tol,
+            armijo_sigma: self.armijo_sigma,
+            armijo_beta: self.armijo_beta,
+            armijo_max_trials: self.armijo_max_trials,
+            svc,
+        })
+    }
+}

@@ -1,0 +1,47 @@
+//! Shared synthetic data for the tests.
+#![allow(dead_code)]
+
+use faer::Mat;
+use rand::Rng as _;
+
+/// Two 2-D Gaussian blobs (n/2 each, centres ±(sep, 0)), deterministic from `seed`.
+pub fn blobs(n: usize, sep: f64, seed: u64) -> Vec<[f64; 2]> {
+    let mut rng = mkc_core::seed::rng(seed);
+    (0..n)
+        .map(|i| {
+            let c = if i < n / 2 { -sep } else { sep };
+            // Box–Muller
+            let (u1, u2): (f64, f64) = (rng.random::<f64>().max(1e-12), rng.random());
+            let r = (-2.0 * u1.ln()).sqrt();
+            let (u3, u4): (f64, f64) = (rng.random::<f64>().max(1e-12), rng.random());
+            let r2 = (-2.0 * u3.ln()).sqrt();
+            [
+                c + r * (std::f64::consts::TAU * u2).cos(),
+                r2 * (std::f64::consts::TAU * u4).sin(),
+            ]
+        })
+        .collect()
+}
+
+/// Gaussian kernels exp(−‖x − x'‖²/(2σ²)) for each σ.
+pub fn gaussians(x: &[[f64; 2]], sigmas: &[f64]) -> Vec<Mat<f64>> {
+    let n = x.len();
+    sigmas
+        .iter()
+        .map(|&s| {
+            Mat::from_fn(n, n, |i, j| {
+                let d = (x[i][0] - x[j][0]).powi(2) + (x[i][1] - x[j][1]).powi(2);
+                (-d / (2.0 * s * s)).exp()
+            })
+        })
+        .collect()
+}
+
+/// Labels: the true blob split with a few points flipped (a balanced, imperfect y).
+pub fn noisy_labels(n: usize, flips: &[usize]) -> Vec<f64> {
+    let mut y: Vec<f64> = (0..n).map(|i| if i < n / 2 { -1.0 } else { 1.0 }).collect();
+    for &i in flips {
+        y[i] = -y[i];
+    }
+    y
+}
