@@ -1,0 +1,94 @@
+//! SimpleMKKM optimisation on the Digit kernels (UCI Multiple Features views fac, fou,
+//! kar; n = 2000, m = 3, k = 10), excluding kernel construction and the final k-means.
+//!
+//! `cargo bench -p mkc-simplemkkm --bench digit` (data from `$MKC_MFEAT_DIR`, default
+//! /work/shared/data/bundle/mfeat; skipped when absent). Kernel recipe: Gaussian with
+//! σ = median pairwise distance per view (`MKC_DIGIT_KERNEL=linear` for linear).
+
+use std::path::{Path, PathBuf};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use faer::Mat;
+use mkc_core::ParamGuard;
+use mkc_kernels::{gram, sq_dists, KernelFn};
+use mkc_simplemkkm::{Preprocessing, SimpleMkkmParams};
+
+fn load(dir: &Path, view: &str) -> Option<Mat<f64>> {
+    let text = std::fs::read_to_string(dir.join(format!("views/{view}.csv"))).ok()?;
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split(',').map(|v| v.trim().parse().unwrap()).collect())
+        .collect();
+    Some(Mat::from_fn(rows.len(), rows[0].len(), |i, j| rows[i][j]))
+}
+
+fn median_distance(x: &Mat<f64>) -> f64 {
+    let d2 = sq_dists(x.as_ref()).unwrap();
+    let n = d2.nrows();
+    let mut d: Vec<f64> = (0..n)
+        .flat_map(|j| (0..j).map(move |i| (i, j)))
+        .map(|(i, j)| d2[(i, j)].max(0.0).sqrt())
+        .collect();
+    d.sort_by(|a, b| a.total_cmp(b));
+    d[d.len() / 2]
+}
+
+fn bench(c: &mut Criterion) {
+    let dir = PathBuf::from(
+        std::env::var("MKC_MFEAT_DIR").unwrap_or_else(|_| "/work/shared/data/bundle/mfeat".into()),
+    );
+    let Some(views) = ["fac", "fou", "kar"]
+        .iter()
+        .map(|v| load(&dir, v))
+        .collect::<Option<Vec<_>>>()
+    else {
+        eprintln!(
+            "Digit data not found under {}: bench skipped",
+            dir.display()
+        );
+        return;
+    };
+    let linear = std::env::var("MKC_DIGIT_KERNEL").is_ok_and(|v| v == "linear");
+    let raw: Vec<Mat<f64>> = views
+        .iter()
+        .map(|x| {
+            gram(
+                x.as_ref(),
+                &if linear {
+                    KernelFn::Linear
+                } else {
+                    KernelFn::Gaussian {
+                        sigma: median_distance(x),
+                    }
+                },
+            )
+            .unwrap()
+        })
+        .collect();
+    let refs: Vec<_> = raw.iter().map(|m| m.as_ref()).collect();
+    let pre = Preprocessing::default().apply(&refs).unwrap();
+    let pre_refs: Vec<_> = pre.iter().map(|m| m.as_ref()).collect();
+    let model = SimpleMkkmParams::new(10)
+        .preprocessing(Preprocessing::None)
+        .check()
+        .unwrap();
+    let fit = model.fit(&pre_refs).unwrap();
+    let i = &fit.info;
+    eprintln!(
+        "SimpleMKKM on Digit ({}): {} iterations, {} eigensolves ({} warm), {:.2?} per eigensolve, K_γ forming {:.2?}, optimisation {:.2?}, γ = {:.4?}",
+        if linear { "linear" } else { "gaussian median" },
+        i.iterations, i.eigensolves, i.warm_eigensolves, i.time_per_eigensolve, i.combine_time, i.optimisation_time, fit.gamma
+    );
+    let mut g = c.benchmark_group("simplemkkm_digit");
+    g.sample_size(10);
+    g.bench_function("optimisation", |b| b.iter(|| model.fit(&pre_refs).unwrap()));
+    let with_prep = SimpleMkkmParams::new(10).check().unwrap();
+    g.bench_function("optimisation_with_preprocessing", |b| {
+        b.iter(|| with_prep.fit(&refs).unwrap())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

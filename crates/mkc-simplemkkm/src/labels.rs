@@ -1,0 +1,73 @@
+//! Final labels from a spectral embedding H (the authors' protocol): normalise every
+//! row of H to unit Euclidean length, then k-means with restarts (100 iterations,
+//! 10 replicates by default). Rows of zero norm are left at zero (the authors' MATLAB
+//! code would divide by zero).
+
+use faer::{Mat, MatRef};
+use mkc_core::{validate, Error, ParamGuard, Result};
+use mkc_kmeans::KMeansParams;
+
+/// Settings of the final k-means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabelOptions {
+    /// Number of k-means restarts (replicates). Default 10.
+    pub n_init: usize,
+    /// Lloyd iterations per restart. Default 100.
+    pub max_iter: usize,
+}
+
+impl Default for LabelOptions {
+    fn default() -> Self {
+        Self {
+            n_init: 10,
+            max_iter: 100,
+        }
+    }
+}
+
+/// H with every row scaled to unit length (zero rows stay zero).
+pub fn row_normalised(h: MatRef<'_, f64>) -> Mat<f64> {
+    let (n, k) = (h.nrows(), h.ncols());
+    let mut out = h.to_owned();
+    for i in 0..n {
+        let norm = (0..k).map(|j| h[(i, j)] * h[(i, j)]).sum::<f64>().sqrt();
+        if norm > 0.0 {
+            for j in 0..k {
+                out[(i, j)] /= norm;
+            }
+        }
+    }
+    out
+}
+
+/// Cluster labels (`0..n_clusters`) from H: row normalisation, then k-means on the rows
+/// with the default [`LabelOptions`] and `seed`. The same seed gives the same labels.
+pub fn labels_from_h(h: MatRef<'_, f64>, n_clusters: usize, seed: u64) -> Result<Vec<usize>> {
+    labels_from_h_with(h, n_clusters, &LabelOptions::default(), seed)
+}
+
+/// [`labels_from_h`] with explicit k-means settings.
+pub fn labels_from_h_with(
+    h: MatRef<'_, f64>,
+    n_clusters: usize,
+    opts: &LabelOptions,
+    seed: u64,
+) -> Result<Vec<usize>> {
+    validate::non_empty("h", h)?;
+    validate::finite("h", h)?;
+    validate::n_clusters(n_clusters, h.nrows(), 1)?;
+    if opts.n_init == 0 {
+        return Err(Error::param("n_init", 0, "must be at least 1"));
+    }
+    if opts.max_iter == 0 {
+        return Err(Error::param("max_iter", 0, "must be at least 1"));
+    }
+    let x = row_normalised(h);
+    let fit = KMeansParams::new(n_clusters)
+        .n_init(opts.n_init)
+        .max_iter(opts.max_iter)
+        .seed(seed)
+        .check()?
+        .fit(x.as_ref())?;
+    Ok(fit.labels)
+}
