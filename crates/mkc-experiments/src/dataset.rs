@@ -1,0 +1,248 @@
+//! Loading a dataset row of a config: registry lookup, class and view subsets, feature
+//! scaling and the kernel recipe. Kernels are built once per dataset and shared by
+//! every column and table that uses it.
+
+use crate::config::{DatasetCfg, Recipe};
+use crate::recipe::{build_kernels, normalize_all, scale_features};
+use faer::Mat;
+use mkc_core::{Error, Result};
+use std::path::PathBuf;
+
+/// Features of a loaded dataset (mirrors `mkc_data::Features`).
+pub enum RawFeatures {
+    /// n x d, rows = samples.
+    Dense(Mat<f64>),
+    /// Sparse n x d (e.g. tf-idf); kernels by `mkc_kernels::gram_sparse`.
+    Sparse(faer::sparse::SparseRowMat<usize, f64>),
+    /// Named views, same rows.
+    Views(Vec<(String, Mat<f64>)>),
+    /// Precomputed kernels.
+    Kernels(Vec<Mat<f64>>),
+}
+
+/// A dataset as a [`DataSource`] returns it.
+pub struct RawData {
+    /// Features.
+    pub features: RawFeatures,
+    /// Class of each sample (0-based).
+    pub labels: Vec<usize>,
+    /// Name of each class.
+    pub class_names: Vec<String>,
+}
+
+/// Where datasets come from: the mkc-data registry ([`crate::registry::RegistrySource`]) or,
+/// in tests, memory.
+pub trait DataSource: Sync {
+    /// Whether `name` is a known dataset (present or not).
+    fn contains(&self, name: &str) -> bool;
+    /// Load it; a missing file is `Error::MissingData` (the table says "data missing").
+    fn load(&self, name: &str) -> Result<RawData>;
+}
+
+/// A dataset ready for the methods.
+pub struct Prepared {
+    /// Config key.
+    pub key: String,
+    /// Number of samples.
+    pub n: usize,
+    /// Number of clusters.
+    pub n_clusters: usize,
+    /// True classes (0-based), for scoring only.
+    pub truth: Vec<usize>,
+    /// The kernels.
+    pub kernels: Vec<Mat<f64>>,
+    /// A name per kernel.
+    pub kernel_names: Vec<String>,
+    /// Scaled features (views side by side), when the dataset has dense features.
+    pub features: Option<Mat<f64>>,
+}
+
+/// Why a dataset row could not be run.
+#[derive(Debug, Clone)]
+pub enum Unavailable {
+    /// A file is absent: its path as the registry names it.
+    Missing(PathBuf),
+    /// Anything else (bad file, recipe failure), in words.
+    Failed(String),
+}
+
+impl Unavailable {
+    /// From an error of loading / preparing.
+    pub fn from_error(e: Error) -> Self {
+        match e {
+            Error::MissingData { file, .. } => Unavailable::Missing(file),
+            other => Unavailable::Failed(other.to_string()),
+        }
+    }
+}
+
+fn select_rows(x: &Mat<f64>, rows: &[usize]) -> Mat<f64> {
+    Mat::from_fn(rows.len(), x.ncols(), |i, j| x[(rows[i], j)])
+}
+
+fn hcat(views: &[(String, Mat<f64>)]) -> Mat<f64> {
+    let n = views.first().map_or(0, |v| v.1.nrows());
+    let d: usize = views.iter().map(|v| v.1.ncols()).sum();
+    let mut out = Mat::zeros(n, d);
+    let mut off = 0;
+    for (_, x) in views {
+        for j in 0..x.ncols() {
+            for i in 0..n {
+                out[(i, off + j)] = x[(i, j)];
+            }
+        }
+        off += x.ncols();
+    }
+    out
+}
+
+/// Load and prepare the dataset row `key`.
+pub fn prepare(
+    source: &dyn DataSource,
+    key: &str,
+    cfg: &DatasetCfg,
+    recipe: Option<&Recipe>,
+) -> Result<Prepared> {
+    let name = cfg.source.as_deref().unwrap_or(key);
+    let raw = source.load(name)?;
+    let what = format!("dataset `{key}`");
+    // Class subset, relabelled 0.. in the order listed.
+    let (rows, truth): (Option<Vec<usize>>, Vec<usize>) = match &cfg.classes {
+        Some(classes) => {
+            let mut ids = Vec::new();
+            for c in classes {
+                let Some(id) = raw.class_names.iter().position(|n| n == c) else {
+                    return Err(Error::input(
+                        format!("{what}: classes"),
+                        format!("no class `{c}` (classes: {})", raw.class_names.join(", ")),
+                    ));
+                };
+                ids.push(id);
+            }
+            let mut rows = Vec::new();
+            let mut truth = Vec::new();
+            for (i, l) in raw.labels.iter().enumerate() {
+                if let Some(pos) = ids.iter().position(|id| id == l) {
+                    rows.push(i);
+                    truth.push(pos);
+                }
+            }
+            (Some(rows), truth)
+        }
+        None => (None, raw.labels.clone()),
+    };
+    let n = truth.len();
+    let n_classes = mkc_core::validate::labels(&format!("{what}: labels"), &truth, 2)?;
+    let n_clusters = cfg.clusters.unwrap_or(n_classes);
+    mkc_core::validate::n_clusters(n_clusters, n, 2)?;
+    let pick = |x: &Mat<f64>| match &rows {
+        Some(r) => select_rows(x, r),
+        None => x.clone(),
+    };
+    let need_recipe = || {
+        recipe.ok_or_else(|| Error::input(&what, "no kernel recipe given (set `recipe` in the config, or `--recipe NAME` on the command line)"))
+    };
+    let (kernels, kernel_names, features) = match raw.features {
+        RawFeatures::Kernels(ks) => {
+            let mut ks: Vec<Mat<f64>> = match &rows {
+                Some(r) => ks
+                    .iter()
+                    .map(|k| Mat::from_fn(r.len(), r.len(), |i, j| k[(r[i], r[j])]))
+                    .collect(),
+                None => ks,
+            };
+            if let Some(rc) = recipe {
+                normalize_all(&mut ks, &rc.normalize)?;
+            }
+            let names = (0..ks.len()).map(|p| format!("K{}", p + 1)).collect();
+            (ks, names, None)
+        }
+        RawFeatures::Dense(x) => {
+            let rc = need_recipe()?;
+            let mut x = pick(&x);
+            scale_features(&mut x, rc.scale);
+            let views = vec![(String::new(), x)];
+            let (k, names) = build_kernels(&views, rc)?;
+            let x = views.into_iter().next().map(|v| v.1);
+            (k, names, x)
+        }
+        RawFeatures::Views(vs) => {
+            let rc = need_recipe()?;
+            let mut chosen = Vec::new();
+            match &cfg.views {
+                Some(names) => {
+                    for v in names {
+                        let Some((nm, x)) = vs.iter().find(|(nm, _)| nm == v) else {
+                            let have: Vec<&str> = vs.iter().map(|(n, _)| n.as_str()).collect();
+                            return Err(Error::input(
+                                format!("{what}: views"),
+                                format!("no view `{v}` (views: {})", have.join(", ")),
+                            ));
+                        };
+                        chosen.push((nm.clone(), pick(x)));
+                    }
+                }
+                None => chosen = vs.iter().map(|(nm, x)| (nm.clone(), pick(x))).collect(),
+            }
+            for v in chosen.iter_mut() {
+                scale_features(&mut v.1, rc.scale);
+            }
+            let all = hcat(&chosen);
+            let (k, names) = if rc.per_view {
+                build_kernels(&chosen, rc)?
+            } else {
+                build_kernels(&[(String::new(), all.clone())], rc)?
+            };
+            (k, names, Some(all))
+        }
+        RawFeatures::Sparse(x) => {
+            let rc = need_recipe()?;
+            if rc.scale != crate::config::Scale::None || rows.is_some() {
+                return Err(Error::input(
+                    &what,
+                    "sparse features support neither feature scaling nor class subsets",
+                ));
+            }
+            let mut ks = Vec::new();
+            let mut names = Vec::new();
+            for e in &rc.kernels {
+                let f = match e.kind {
+                    crate::config::KernelKind::Linear => mkc_kernels::KernelFn::Linear,
+                    crate::config::KernelKind::Cosine => mkc_kernels::KernelFn::Cosine,
+                    _ => {
+                        // Dense fallback for distance-based kernels.
+                        let dense = x.to_dense();
+                        let (k, nm) = build_kernels(
+                            &[(String::new(), dense)],
+                            &Recipe {
+                                kernels: vec![e.clone()],
+                                normalize: vec![],
+                                ..rc.clone()
+                            },
+                        )?;
+                        ks.extend(k);
+                        names.extend(nm);
+                        continue;
+                    }
+                };
+                ks.push(mkc_kernels::gram_sparse(x.as_ref(), &f)?);
+                names.push(format!("{:?}", e.kind).to_lowercase());
+            }
+            normalize_all(&mut ks, &rc.normalize)?;
+            (ks, names, None)
+        }
+    };
+    mkc_core::validate::kernels(
+        &format!("{what}: kernels"),
+        &kernels.iter().map(|k| k.as_ref()).collect::<Vec<_>>(),
+    )?;
+    Ok(Prepared {
+        key: key.to_string(),
+        n,
+        n_clusters,
+        truth,
+        kernels,
+        kernel_names,
+        features,
+    })
+}

@@ -1,0 +1,145 @@
+//! The method registry: every clustering method the configs and the `mkc` CLI can run.
+//!
+//! # Adding a method (the adapter contract)
+//!
+//! 1. Write `src/methods/<method>.rs` with a unit struct implementing [`Method`]:
+//!    `name` (the config / `--method` name), `about` (one line for `mkc cluster --help`),
+//!    `params` (each hyperparameter with its paper default and help: they become the
+//!    config keys of `params`/`grid` and the `mkc cluster --<name>` flags), `kernels`
+//!    ([`KernelUse::Combined`] for multiple kernel methods, [`KernelUse::Single`] for
+//!    single-kernel methods that the runner applies to each kernel in turn), optionally
+//!    `check` (reject impossible values: they become config errors that name the key),
+//!    and `run` (one run with one seed → [`Outcome`]). Override `run_restarts` when the
+//!    restarts share deterministic work (e.g. a kernel weight optimisation followed by
+//!    k-means restarts): compute the shared part once and finish each seed.
+//! 2. Register it: `mod <method>;` below and one line in [`all`].
+//! 3. Add its tables to `configs/<paper>.toml` (columns with `method = "<name>"`), paper
+//!    values included; `cargo xtask reproduce <paper>` and the snapshot test pick them up.
+
+use crate::params::{ParamSet, ParamSpec};
+use faer::{Mat, MatRef};
+use mkc_core::Result;
+use rayon::prelude::*;
+use serde::Serialize;
+
+mod avg_kkm;
+mod gumkl;
+mod kkm;
+mod mvkkm;
+mod scmk;
+mod simplemkkm;
+
+pub use avg_kkm::AvgKkm;
+pub use kkm::Kkm;
+
+/// All registered methods, in the order `mkc cluster --help` lists them.
+pub fn all() -> Vec<&'static dyn Method> {
+    vec![
+        &Kkm,
+        &AvgKkm,
+        &gumkl::Gumkl,
+        &mvkkm::Mvkkm,
+        &scmk::Scmk,
+        &scmk::Scsk,
+        &simplemkkm::SimpleMkkm,
+        &simplemkkm::Mkkm,
+        &simplemkkm::AvgKkmSpectral,
+        // method engineers: one line per method here, e.g. `&simplemkkm::SimpleMkkm,`
+    ]
+}
+
+/// The method registered under `name`.
+pub fn find(name: &str) -> Option<&'static dyn Method> {
+    all().into_iter().find(|m| m.name() == name)
+}
+
+/// Names of all registered methods.
+pub fn names() -> Vec<&'static str> {
+    all().iter().map(|m| m.name()).collect()
+}
+
+/// How a method uses the kernel list of a dataset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KernelUse {
+    /// All kernels together (multiple kernel clustering).
+    Combined,
+    /// One kernel at a time: the runner calls the method once per kernel (an extra grid
+    /// dimension) and tables report the best kernel or the average over kernels.
+    Single,
+}
+
+/// What a method sees of a dataset.
+#[derive(Clone, Copy)]
+pub struct Input<'a> {
+    /// The kernels (all of them for [`KernelUse::Combined`], one for [`KernelUse::Single`]).
+    pub kernels: &'a [Mat<f64>],
+    /// Names of those kernels (e.g. `fac/gaussian(σ=0.1·range)`).
+    pub kernel_names: &'a [String],
+    /// The scaled feature matrix (n x d, rows = samples) when the dataset has features
+    /// (multi-view data: the views side by side); `None` for precomputed kernels.
+    pub features: Option<MatRef<'a, f64>>,
+    /// Number of clusters.
+    pub n_clusters: usize,
+    /// Number of samples.
+    pub n: usize,
+}
+
+/// The result of one run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Outcome {
+    /// Cluster label of each sample (0-based).
+    pub labels: Vec<usize>,
+    /// Learned kernel weights, if the method learns any.
+    pub weights: Option<Vec<f64>>,
+    /// Objective value per iteration (empty when the method has no iterations).
+    pub objective: Vec<f64>,
+    /// Iterations of the outer loop.
+    pub iterations: usize,
+    /// Further diagnostics (name, value), e.g. `("eigensolves", 41.0)`.
+    pub diagnostics: Vec<(String, f64)>,
+    /// Wall-clock seconds of this run. The default `run_restarts` measures it; an
+    /// override that shares work between restarts should charge each run its share.
+    /// Left at 0, the runner charges each run an equal share of the batch.
+    pub seconds: f64,
+}
+
+/// A clustering method as the experiments and the CLI see it. See the module docs.
+pub trait Method: Send + Sync {
+    /// Registry name (`--method NAME`, `method = "NAME"`).
+    fn name(&self) -> &'static str;
+    /// One line shown by `mkc cluster --help`.
+    fn about(&self) -> &'static str;
+    /// Hyperparameters with the paper's defaults.
+    fn params(&self) -> Vec<ParamSpec>;
+    /// How the method uses the kernels.
+    fn kernels(&self) -> KernelUse {
+        KernelUse::Combined
+    }
+    /// Reject impossible parameter values (called for every grid point when a config is
+    /// checked and before every CLI run). The error should be `Error::InvalidParam`
+    /// naming the parameter.
+    fn check(&self, _params: &ParamSet) -> Result<()> {
+        Ok(())
+    }
+    /// One run with one seed.
+    fn run(&self, input: &Input<'_>, params: &ParamSet, seed: u64) -> Result<Outcome>;
+    /// Runs for several seeds (restarts), in seed order. The default runs them in
+    /// parallel; results must not depend on the number of threads.
+    fn run_restarts(
+        &self,
+        input: &Input<'_>,
+        params: &ParamSet,
+        seeds: &[u64],
+    ) -> Vec<Result<Outcome>> {
+        seeds
+            .par_iter()
+            .map(|&s| {
+                let t0 = std::time::Instant::now();
+                let mut out = self.run(input, params, s)?;
+                out.seconds = t0.elapsed().as_secs_f64();
+                Ok(out)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,206 @@
+//! Building the kernel list of a dataset from a [`Recipe`]: feature scaling, kernels
+//! per view, normalisations. Pairwise squared distances are computed once per view and
+//! shared by every Gaussian of the recipe.
+
+use crate::config::{KernelEntry, KernelKind, NormalizeStep, Recipe, Scale};
+use faer::Mat;
+use mkc_core::{Error, Result};
+use mkc_kernels::{KernelFn, Normalization};
+
+/// Scale each column of `x` in place (constant columns become 0).
+pub fn scale_features(x: &mut Mat<f64>, scale: Scale) {
+    if scale == Scale::None {
+        return;
+    }
+    let n = x.nrows();
+    for j in 0..x.ncols() {
+        let col = x.col(j);
+        let (mut lo, mut hi, mut sum) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
+        for i in 0..n {
+            let v = col[i];
+            lo = lo.min(v);
+            hi = hi.max(v);
+            sum += v;
+        }
+        let mean = sum / n as f64;
+        let sd = (col.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n as f64).sqrt();
+        let range = hi - lo;
+        let mut colm = x.col_mut(j);
+        for i in 0..n {
+            let v = colm[i];
+            colm[i] = match scale {
+                Scale::None => v,
+                Scale::Minmax if range > 0.0 => (v - lo) / range,
+                Scale::Symmetric if range > 0.0 => 2.0 * (v - lo) / range - 1.0,
+                Scale::Zscore if sd > 0.0 => (v - mean) / sd,
+                _ => 0.0,
+            };
+        }
+    }
+}
+
+/// Median of the pairwise (off-diagonal, i < j) distances, from squared distances.
+fn median_distance(d2: &Mat<f64>) -> f64 {
+    let n = d2.nrows();
+    let mut v: Vec<f64> = Vec::with_capacity(n * (n - 1) / 2);
+    for j in 0..n {
+        for i in 0..j {
+            v.push(d2[(i, j)].max(0.0).sqrt());
+        }
+    }
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mid = v.len() / 2;
+    let (_, m, _) = v.select_nth_unstable_by(mid, f64::total_cmp);
+    *m
+}
+
+/// exp(−d2 / scale) elementwise (symmetric by construction).
+fn exp_kernel(d2: &Mat<f64>, scale: f64) -> Mat<f64> {
+    let n = d2.nrows();
+    Mat::from_fn(n, n, |i, j| (-d2[(i, j)].max(0.0) / scale).exp())
+}
+
+fn fmt_w(v: f64) -> String {
+    let s = format!("{v:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_string()
+}
+
+/// The kernels of one entry on one feature matrix, with their names.
+fn entry_kernels(
+    x: &Mat<f64>,
+    d2: &mut Option<Mat<f64>>,
+    e: &KernelEntry,
+    view: &str,
+) -> Result<Vec<(String, Mat<f64>)>> {
+    let prefix = if view.is_empty() {
+        String::new()
+    } else {
+        format!("{view}/")
+    };
+    let mut out = Vec::new();
+    let needs_d2 = matches!(e.kind, KernelKind::Gaussian | KernelKind::GaussianScaled);
+    if needs_d2 && d2.is_none() {
+        *d2 = Some(mkc_kernels::sq_dists(x.as_ref())?);
+    }
+    let empty = Mat::zeros(0, 0);
+    let d = d2.as_ref().unwrap_or(&empty);
+    match e.kind {
+        KernelKind::Linear => out.push((
+            format!("{prefix}linear"),
+            mkc_kernels::gram(x.as_ref(), &KernelFn::Linear)?,
+        )),
+        KernelKind::Cosine => out.push((
+            format!("{prefix}cosine"),
+            mkc_kernels::gram(x.as_ref(), &KernelFn::Cosine)?,
+        )),
+        KernelKind::Polynomial => {
+            let offsets = e.a.clone().unwrap_or_else(|| vec![0.0]);
+            for &a in &offsets {
+                for &degree in e.degree.as_deref().unwrap_or(&[]) {
+                    let f = KernelFn::Polynomial { a, degree };
+                    out.push((
+                        format!("{prefix}poly(a={},b={degree})", fmt_w(a)),
+                        mkc_kernels::gram(x.as_ref(), &f)?,
+                    ));
+                }
+            }
+        }
+        KernelKind::GaussianScaled => {
+            let dmax = mkc_kernels::d_max_sq(d.as_ref())?;
+            for &t in e.t.as_deref().unwrap_or(&[]) {
+                let scale = t * dmax;
+                if !(scale.is_finite() && scale > 0.0) {
+                    return Err(Error::input(
+                        format!("{prefix}gaussian-scaled"),
+                        "all samples coincide (d_max = 0)",
+                    ));
+                }
+                out.push((
+                    format!("{prefix}gauss(t={})", fmt_w(t)),
+                    exp_kernel(d, scale),
+                ));
+            }
+        }
+        KernelKind::Gaussian => {
+            let (rule, values): (&str, &[f64]) = if let Some(v) = &e.sigma {
+                ("", v)
+            } else if let Some(v) = &e.sigma_range_fraction {
+                ("·range", v)
+            } else if let Some(v) = &e.sigma_mean_ratio {
+                ("·rms", v)
+            } else if let Some(v) = &e.sigma_median_ratio {
+                ("·median", v)
+            } else {
+                ("", &[])
+            };
+            let median = if e.sigma_median_ratio.is_some() {
+                median_distance(d)
+            } else {
+                0.0
+            };
+            for &f in values {
+                let sigma = match rule {
+                    "·range" => mkc_kernels::sigma_range_fraction(d.as_ref(), f)?,
+                    "·rms" => mkc_kernels::sigma_mean_ratio(d.as_ref(), f)?,
+                    "·median" => f * median,
+                    _ => f,
+                };
+                if !(sigma.is_finite() && sigma > 0.0) {
+                    return Err(Error::input(
+                        format!("{prefix}gaussian"),
+                        format!("width σ = {sigma} (all samples coincide?)"),
+                    ));
+                }
+                out.push((
+                    format!("{prefix}gauss(σ={}{rule})", fmt_w(f)),
+                    exp_kernel(d, 2.0 * sigma * sigma),
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn normalization(s: NormalizeStep) -> Normalization {
+    match s {
+        NormalizeStep::Center => Normalization::Center,
+        NormalizeStep::UnitDiagonal => Normalization::UnitDiagonal,
+        NormalizeStep::DivideByMax => Normalization::DivideByMax,
+        NormalizeStep::Trace => Normalization::Trace,
+        NormalizeStep::Multiplicative => Normalization::Multiplicative,
+    }
+}
+
+/// Apply the recipe's normalisations, in order, to every kernel.
+pub fn normalize_all(kernels: &mut [Mat<f64>], steps: &[NormalizeStep]) -> Result<()> {
+    for k in kernels.iter_mut() {
+        for &s in steps {
+            mkc_kernels::normalize::apply(k.as_mut(), &normalization(s))?;
+        }
+    }
+    Ok(())
+}
+
+/// Build the kernels of `recipe` on the given (already scaled) views. A single-view
+/// dataset passes one view named `""`.
+pub fn build_kernels(
+    views: &[(String, Mat<f64>)],
+    recipe: &Recipe,
+) -> Result<(Vec<Mat<f64>>, Vec<String>)> {
+    let mut names = Vec::new();
+    let mut kernels = Vec::new();
+    for (view, x) in views {
+        let mut d2 = None;
+        for e in &recipe.kernels {
+            for (name, k) in entry_kernels(x, &mut d2, e, view)? {
+                names.push(name);
+                kernels.push(k);
+            }
+        }
+    }
+    normalize_all(&mut kernels, &recipe.normalize)?;
+    Ok((kernels, names))
+}

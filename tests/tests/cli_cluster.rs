@@ -1,0 +1,334 @@
+//! End to end: `mkc cluster` on the committed Ionosphere data, and the labels' accuracy
+//! checked against an accuracy computed here, independently of mkc-metrics.
+
+mod common;
+
+use std::collections::HashMap;
+
+/// Accuracy of a 2-cluster labelling by brute force over both matchings.
+fn accuracy_two(truth: &[String], pred: &[String]) -> f64 {
+    let mut classes: Vec<&String> = truth.iter().collect();
+    classes.sort();
+    classes.dedup();
+    let mut clusters: Vec<&String> = pred.iter().collect();
+    clusters.sort();
+    clusters.dedup();
+    assert!(classes.len() == 2 && clusters.len() <= 2);
+    let mut best = 0usize;
+    for flip in [false, true] {
+        let hits = truth
+            .iter()
+            .zip(pred)
+            .filter(|(t, p)| {
+                let ci = clusters.iter().position(|c| c == p).unwrap_or(0);
+                let ti = classes.iter().position(|c| c == t).unwrap_or(0);
+                (ci == ti) != flip
+            })
+            .count();
+        best = best.max(hits);
+    }
+    best as f64 / truth.len() as f64
+}
+
+fn lines(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn cluster_ionosphere_and_check_accuracy_independently() {
+    let dir = common::temp_dir("cluster");
+    let out = dir.join("labels.csv");
+    let report = dir.join("run.json");
+    let data = common::committed_data();
+    let code = mkc_cli::run_cli([
+        "mkc",
+        "cluster",
+        "--method",
+        "kkm",
+        "--dataset",
+        "ionosphere",
+        "--recipe",
+        "gauss-median",
+        "--clusters",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let pred = lines(&out);
+    let truth = lines(&data.join("bundle/ionosphere/labels.csv"));
+    assert_eq!(pred.len(), 351);
+    assert_eq!(truth.len(), 351);
+    let acc = accuracy_two(&truth, &pred);
+    // Both clusters used, and better than putting everything in one cluster (225/351).
+    let counts = pred.iter().fold(HashMap::new(), |mut m, l| {
+        *m.entry(l.clone()).or_insert(0usize) += 1;
+        m
+    });
+    assert_eq!(counts.len(), 2);
+    assert!(acc > 0.5, "accuracy {acc}");
+    // The report's ACC (computed by mkc-metrics) equals ours.
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let reported = rec["metrics"]["acc"].as_f64().unwrap();
+    assert!(
+        (reported - 100.0 * acc).abs() < 1e-9,
+        "report {reported} vs independent {}",
+        100.0 * acc
+    );
+    assert_eq!(rec["method"], "kkm");
+    assert_eq!(rec["seed"], 3);
+    assert_eq!(rec["params"]["n_init"], 1);
+
+    // The same seed gives the same labels.
+    let out2 = dir.join("labels2.csv");
+    let code = mkc_cli::run_cli([
+        "mkc",
+        "cluster",
+        "--method",
+        "kkm",
+        "--dataset",
+        "ionosphere",
+        "--recipe",
+        "gauss-median",
+        "--clusters",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        out2.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(lines(&out2), pred);
+
+    // mkc score agrees.
+    let code = mkc_cli::run_cli([
+        "mkc",
+        "score",
+        "--truth",
+        data.join("bundle/ionosphere/labels.csv").to_str().unwrap(),
+        "--pred",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn user_errors_give_nonzero_exit_codes() {
+    let dir = common::temp_dir("errors");
+    let out = dir.join("l.csv");
+    let data = common::committed_data();
+    let o = out.to_str().unwrap();
+    let d = data.to_str().unwrap();
+    // Unknown method, unknown dataset, option of another method, bad value, no input.
+    assert_eq!(
+        mkc_cli::run_cli([
+            "mkc",
+            "cluster",
+            "--method",
+            "nope",
+            "--dataset",
+            "ionosphere",
+            "--out",
+            o,
+            "--data-dir",
+            d
+        ]),
+        1
+    );
+    assert_eq!(
+        mkc_cli::run_cli([
+            "mkc",
+            "cluster",
+            "--method",
+            "kkm",
+            "--dataset",
+            "nope",
+            "--out",
+            o,
+            "--data-dir",
+            d
+        ]),
+        1
+    );
+    assert_eq!(
+        mkc_cli::run_cli([
+            "mkc",
+            "cluster",
+            "--method",
+            "kkm",
+            "--dataset",
+            "ionosphere",
+            "--recipe",
+            "gauss-median",
+            "--n_init",
+            "0",
+            "--out",
+            o,
+            "--data-dir",
+            d
+        ]),
+        1
+    );
+    assert_eq!(
+        mkc_cli::run_cli([
+            "mkc",
+            "cluster",
+            "--method",
+            "kkm",
+            "--dataset",
+            "ionosphere",
+            "--recipe",
+            "gauss10-range",
+            "--out",
+            o,
+            "--data-dir",
+            d
+        ]),
+        1,
+        "several kernels for a single-kernel method need --kernel-index"
+    );
+    assert_eq!(
+        mkc_cli::run_cli(["mkc", "cluster", "--method", "kkm", "--out", o]),
+        2
+    );
+    assert_eq!(
+        mkc_cli::run_cli(["mkc", "score", "--truth", "/nonexistent/t.csv", "--pred", o]),
+        1
+    );
+    // A bad config is reported, not run.
+    let bad = dir.join("bad.toml");
+    std::fs::write(
+        &bad,
+        "title = \"x\"\nrestarts = 1\ntables = {}\nbogus = 2\n",
+    )
+    .unwrap();
+    assert_eq!(
+        mkc_cli::run_cli(["mkc", "run", bad.to_str().unwrap(), "--data-dir", d]),
+        1
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn kernels_command_writes_npy_files() {
+    let dir = common::temp_dir("kernels");
+    let data = common::committed_data();
+    let code = mkc_cli::run_cli([
+        "mkc",
+        "kernels",
+        "--dataset",
+        "ionosphere",
+        "--recipe",
+        "gauss10-range",
+        "--out",
+        dir.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    let k = mkc_data::npy::read(dir.join("K10.npy")).unwrap();
+    assert_eq!((k.nrows(), k.ncols()), (351, 351));
+    // Clustering from the written kernel files gives the same labels as from the dataset.
+    let a = dir.join("a.csv");
+    let b = dir.join("b.csv");
+    let k3 = dir.join("K3.npy");
+    assert_eq!(
+        mkc_cli::run_cli([
+            "mkc",
+            "cluster",
+            "-m",
+            "kkm",
+            "--kernel",
+            k3.to_str().unwrap(),
+            "-k",
+            "2",
+            "--seed",
+            "5",
+            "-o",
+            a.to_str().unwrap()
+        ]),
+        0
+    );
+    assert_eq!(
+        mkc_cli::run_cli([
+            "mkc",
+            "cluster",
+            "-m",
+            "kkm",
+            "--dataset",
+            "ionosphere",
+            "--recipe",
+            "gauss10-range",
+            "--kernel-index",
+            "3",
+            "-k",
+            "2",
+            "--seed",
+            "5",
+            "-o",
+            b.to_str().unwrap(),
+            "--data-dir",
+            data.to_str().unwrap(),
+        ]),
+        0
+    );
+    assert_eq!(lines(&a), lines(&b));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn datasets_and_run_commands_work_on_the_committed_data() {
+    let data = common::committed_data();
+    let d = data.to_str().unwrap();
+    assert_eq!(mkc_cli::run_cli(["mkc", "datasets", "--data-dir", d]), 0);
+    let dir = common::temp_dir("run");
+    let cfg = dir.join("tiny.toml");
+    std::fs::write(
+        &cfg,
+        r#"
+title = "tiny"
+restarts = 2
+[datasets.ionosphere]
+label = "Ionosphere"
+recipe = "gauss-median"
+[datasets.coil20]
+recipe = "gauss-median"
+[tables.t]
+title = "Kernel k-means"
+datasets = ["ionosphere", "coil20"]
+metrics = ["acc", "nmi"]
+columns = [{ id = "kkm", label = "KKM", method = "kkm" }, { id = "x", label = "X" }]
+[tables.t.paper.acc]
+ionosphere = { x = "70.1 ± 0.5" }
+"#,
+    )
+    .unwrap();
+    let md = dir.join("tiny.md");
+    let rec = dir.join("tiny.jsonl");
+    let code = mkc_cli::run_cli([
+        "mkc", "run", cfg.to_str().unwrap(), "--out", md.to_str().unwrap(), "--records", rec.to_str().unwrap(), "--data-dir", d,
+    ]);
+    assert_eq!(code, 0);
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("| Ionosphere | 351 |"), "{text}");
+    assert!(text.contains("— (paper 70.1 ± 0.5)"), "{text}");
+    // COIL-20 is not committed: its row says so, naming the file, and the run went on.
+    assert!(text.contains("data missing: `") && text.contains("COIL20"), "{text}");
+    assert_eq!(std::fs::read_to_string(&rec).unwrap().lines().count(), 2);
+    std::fs::remove_dir_all(&dir).ok();
+}

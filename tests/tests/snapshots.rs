@@ -1,0 +1,44 @@
+//! Snapshots of every `--quick` table (what `cargo xtask reproduce --quick` writes to
+//! `results/quick/`, without timings). Needs the shared data: with `MKC_DATA_DIR` unset
+//! the test says why it is skipped, since rows without data would change the tables.
+//!
+//! After changing a config or a method on purpose, accept the new tables with
+//! `MKC_DATA_DIR=../shared/data INSTA_UPDATE=always cargo test -p mkc-integration-tests --test snapshots`
+//! and review the diff of `tests/tests/snapshots/` (and regenerate `results/quick/` with
+//! `cargo xtask reproduce --quick`).
+
+mod common;
+
+use mkc_experiments::registry::RegistrySource;
+use mkc_experiments::reproduce::{reproduce, Reproduce};
+
+#[test]
+fn quick_tables_match_their_snapshots() {
+    let Some(dir) = common::env_data_dir() else {
+        eprintln!("skipped: MKC_DATA_DIR is not set (the snapshots are taken with MKC_DATA_DIR=../shared/data)");
+        return;
+    };
+    let source = RegistrySource::new(Some(&dir)).unwrap();
+    let root = common::root();
+    let out = reproduce(&Reproduce {
+        configs: root.join("configs"),
+        results: root.join("results"),
+        profile: "quick".into(),
+        select: vec![],
+        source: &source,
+        write: false,
+        progress: false,
+    })
+    .unwrap();
+    assert!(!out.is_empty());
+    // Check every config before failing, so one run shows all the tables that changed.
+    let mut failed = Vec::new();
+    for r in out {
+        let name = format!("quick-{}", r.name);
+        let md = r.markdown;
+        if std::panic::catch_unwind(|| insta::assert_snapshot!(name.clone(), md)).is_err() {
+            failed.push(name);
+        }
+    }
+    assert!(failed.is_empty(), "tables differ from their snapshots: {failed:?}");
+}

@@ -1,0 +1,116 @@
+//! Results are identical for 1 and 2 rayon threads with the same seeds.
+
+mod common;
+
+use faer::Mat;
+use mkc_core::Result;
+use mkc_experiments::config::{parse_config, resolve};
+use mkc_experiments::dataset::{DataSource, RawData, RawFeatures};
+use mkc_experiments::runner::{run_plan, Report, RunOptions};
+use mkc_experiments::table::{render, RenderOptions};
+use mkc_experiments::Metric;
+
+/// Three noisy blobs in two views (deterministic, no RNG needed).
+struct Blobs;
+
+impl DataSource for Blobs {
+    fn contains(&self, name: &str) -> bool {
+        name == "blobs"
+    }
+    fn load(&self, _name: &str) -> Result<RawData> {
+        let n = 90;
+        let noise =
+            |i: usize, j: usize| (((i * 7919 + j * 104729) % 1000) as f64 / 1000.0 - 0.5) * 2.5;
+        let view = |d: usize, shift: f64| {
+            Mat::from_fn(n, d, |i, j| (i / 30) as f64 * shift + noise(i, j + d))
+        };
+        Ok(RawData {
+            features: RawFeatures::Views(vec![
+                ("a".into(), view(3, 2.0)),
+                ("b".into(), view(2, 1.0)),
+            ]),
+            labels: (0..n).map(|i| i / 30).collect(),
+            class_names: vec!["x".into(), "y".into(), "z".into()],
+        })
+    }
+}
+
+const CONFIG: &str = r#"
+title = "threads"
+restarts = 6
+seeds = [1, 2]
+metrics = ["acc", "nmi", "purity", "ari"]
+[recipes.r]
+kernels = [{ kind = "gaussian", sigma_median_ratio = [0.5, 1.0, 2.0] }, { kind = "linear" }]
+normalize = ["center", "unit-diagonal"]
+[datasets.blobs]
+recipe = "r"
+[tables.t]
+title = "T"
+datasets = ["blobs"]
+columns = [
+  { id = "kkm", label = "KKM", method = "kkm", grid = { n_init = [1, 3] } },
+  { id = "kkm-avg", label = "KKM avg", method = "kkm", summary = "average" },
+  { id = "avg", label = "Avg-KKM", method = "avg-kkm" },
+]
+"#;
+
+fn run_with(threads: usize, records: &std::path::Path) -> Report {
+    let cfg = parse_config("threads.toml", CONFIG).unwrap();
+    let plan = resolve("threads.toml", &cfg, "full", &|n| n == "blobs").unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        run_plan(
+            &plan,
+            &RunOptions {
+                source: &Blobs,
+                records: Some(records.to_path_buf()),
+                progress: false,
+                config_hash: "h".into(),
+            },
+        )
+    })
+    .unwrap()
+}
+
+/// Every run record without its wall time.
+fn records_without_time(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["wall_time_s"] = serde_json::Value::Null;
+            v["metrics"]["time"] = serde_json::Value::Null;
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn one_and_two_threads_give_identical_results() {
+    let dir = common::temp_dir("threads");
+    let (r1, r2) = (dir.join("one.jsonl"), dir.join("two.jsonl"));
+    let a = run_with(1, &r1);
+    let b = run_with(2, &r2);
+    let (ra, rb) = (records_without_time(&r1), records_without_time(&r2));
+    // 2 seeds x 6 restarts x (2 grid points x 8 kernels + 8 kernels + 1 combination).
+    assert_eq!(ra.len(), 12 * 25);
+    assert_eq!(ra, rb);
+    let opts = RenderOptions { timings: false };
+    assert_eq!(render(&a, opts), render(&b, opts));
+    // The cells hold real numbers.
+    let row = &a.tables[0].rows[0];
+    let cols = row.result.as_ref().unwrap();
+    for c in cols {
+        let acc = c.cell.as_ref().unwrap().stats[&Metric::Acc];
+        assert!(
+            acc.mean > 33.0 && acc.mean <= 100.0 && acc.n >= 12,
+            "{acc:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
