@@ -24,8 +24,13 @@ use serde::Serialize;
 
 mod avg_kkm;
 mod gumkl;
+mod itersvr;
 mod kkm;
+mod kmeans;
+mod lgmmc;
 mod mvkkm;
+mod rmkc;
+mod sc;
 mod scmk;
 mod simplemkkm;
 
@@ -44,7 +49,11 @@ pub fn all() -> Vec<&'static dyn Method> {
         &simplemkkm::SimpleMkkm,
         &simplemkkm::Mkkm,
         &simplemkkm::AvgKkmSpectral,
-        // method engineers: one line per method here, e.g. `&simplemkkm::SimpleMkkm,`
+        &rmkc::Rmkc,
+        &itersvr::IterSvr,
+        &lgmmc::Lgmmc,
+        &kmeans::KMeans,
+        &sc::Spectral,
     ]
 }
 
