@@ -2,7 +2,9 @@
 //! ours in every cell the paper has, "data missing" rows naming the absent file, and
 //! notes (settings chosen by the grid search, failures). Numbers are rounded to two
 //! decimals so that the text is identical across runs and thread counts; timings are
-//! left out unless asked for.
+//! left out unless asked for. Columns with a `weights` figure also get their learned
+//! kernel weights as a table (one per dataset row: a line per column, a column per kernel),
+//! with three decimals.
 
 use crate::config::{PlanColumn, PlanTable};
 use crate::dataset::Unavailable;
@@ -174,6 +176,7 @@ fn render_table(
         }
         out.push('\n');
     }
+    render_weights(out, report, t, tr);
     for f in &t.figures {
         let _ = writeln!(
             out,
@@ -181,6 +184,61 @@ fn render_table(
             f.title.clone().unwrap_or_else(|| f.id.clone()),
             crate::figure::file_name(&report.plan.name, &t.id, &f.id)
         );
+    }
+}
+
+/// The learned kernel weights of every column that has a `weights` figure, one table per
+/// dataset row (the first run of the column's chosen setting, as the figure shows).
+fn render_weights(out: &mut String, report: &Report, t: &PlanTable, tr: &TableReport) {
+    use crate::config::FigureKind;
+    let mut cols: Vec<usize> = Vec::new();
+    for f in t.figures.iter().filter(|f| f.kind == FigureKind::Weights) {
+        if let Some(ci) = t.columns.iter().position(|c| c.id == f.column) {
+            if !cols.contains(&ci) {
+                cols.push(ci);
+            }
+        }
+    }
+    cols.sort_unstable();
+    let mut header_done = false;
+    for row in &tr.rows {
+        let Ok(results) = &row.result else { continue };
+        let lines: Vec<(usize, &Vec<f64>)> = cols
+            .iter()
+            .filter_map(|&ci| {
+                let w = results.get(ci)?.example.as_ref()?.weights.as_ref()?;
+                (w.len() == row.kernel_names.len()).then_some((ci, w))
+            })
+            .collect();
+        if lines.is_empty() {
+            continue;
+        }
+        if !header_done {
+            let _ = writeln!(
+                out,
+                "### Learned kernel weights (first run of the chosen setting)\n"
+            );
+            header_done = true;
+        }
+        let _ = writeln!(out, "{}\n", row_label(report, &row.key));
+        let _ = write!(out, "| Column |");
+        for k in &row.kernel_names {
+            let _ = write!(out, " {k} |");
+        }
+        let _ = write!(out, "\n| --- |");
+        for _ in &row.kernel_names {
+            let _ = write!(out, " ---: |");
+        }
+        out.push('\n');
+        for (ci, w) in lines {
+            let _ = write!(out, "| {} |", t.columns[ci].label);
+            for &x in w {
+                let v = format!("{x:.3}");
+                let _ = write!(out, " {} |", if v == "-0.000" { "0.000" } else { &v });
+            }
+            out.push('\n');
+        }
+        out.push('\n');
     }
 }
 
