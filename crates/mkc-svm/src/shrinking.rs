@@ -7,7 +7,9 @@
 //! shrunk, variables fixed by `l_t = u_t` always. The first time `m + M' ≤ 10ε` the
 //! whole set is reactivated once (libsvm's `unshrink`). Before the final optimality
 //! test the gradient of the inactive variables is rebuilt as `G_t = p_t + Σ_{α_j ≠ 0} Q_tj α_j`
-//! (one column per nonzero α). libsvm instead keeps `Ḡ = Σ_{j at upper bound} C_j Q_{:,j}`
+//! (one column per nonzero α), or as `G_t = G_ref_t + Σ_{α_j moved} Q_tj (α_j − α_ref_j)` from
+//! the last point where `G` was exact everywhere, whichever touches fewer columns (after a
+//! warm start few variables move). libsvm instead keeps `Ḡ = Σ_{j at upper bound} C_j Q_{:,j}`
 //! up to date, which costs a full column on every bound-status change; with the kernel
 //! in memory a status change is as expensive as an iteration and happens in most
 //! iterations, while reconstructions are rare, so we recompute instead.
@@ -75,16 +77,32 @@ pub(crate) fn reconstruct_gradient<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>) {
         is_active[t] = true;
     }
     let inactive: Vec<usize> = (0..s.n).filter(|&t| !is_active[t]).collect();
-    for &t in &inactive {
-        s.g[t] = s.p[t];
-    }
-    for j in 0..s.n {
-        let a = s.alpha[j];
-        if a != 0.0 {
-            s.q.add_column_at(j, a, &inactive, &mut s.g);
+    let moved = (0..s.n).filter(|&j| s.alpha[j] != s.alpha_ref[j]).count();
+    let nonzero = s.alpha.iter().filter(|&&a| a != 0.0).count();
+    if moved < nonzero {
+        // From the reference point: G_t = G_ref_t + Σ_{α_j moved} Q_tj (α_j − α_ref_j).
+        for &t in &inactive {
+            s.g[t] = s.g_ref[t];
+        }
+        for j in 0..s.n {
+            let d = s.alpha[j] - s.alpha_ref[j];
+            if d != 0.0 {
+                s.q.add_column_at(j, d, &inactive, &mut s.g);
+            }
+        }
+    } else {
+        for &t in &inactive {
+            s.g[t] = s.p[t];
+        }
+        for j in 0..s.n {
+            let a = s.alpha[j];
+            if a != 0.0 {
+                s.q.add_column_at(j, a, &inactive, &mut s.g);
+            }
         }
     }
     s.active = (0..s.n).collect();
     s.all_active = true;
     s.cache.reset(s.n);
+    s.set_reference();
 }

@@ -44,6 +44,12 @@ pub(crate) struct State<'q, Q: QMatrix + ?Sized> {
     pub col_i: Vec<f64>,
     /// Compact columns at the active rows, used while shrunk.
     pub cache: ColumnCache,
+    /// A reference point where `G` was exact on every variable: `g_ref = Q α_ref + p`.
+    /// Gradient reconstruction after shrinking adds only the columns of the variables
+    /// that moved since then (few, after a warm start) when that is cheaper than adding
+    /// the columns of every nonzero α.
+    pub alpha_ref: Vec<f64>,
+    pub g_ref: Vec<f64>,
 }
 
 #[inline]
@@ -95,7 +101,14 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
                 s.q.add_column(j, a, &mut s.g);
             }
         }
+        s.set_reference();
         s
+    }
+
+    /// Record the current `(α, G)` as the reference point (`G` must be exact everywhere).
+    pub fn set_reference(&mut self) {
+        self.alpha_ref.clone_from(&self.alpha);
+        self.g_ref.clone_from(&self.g);
     }
 
     /// Build the state from `alpha` and a gradient `g = Qα + p` the caller already has.
@@ -111,6 +124,7 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
         shrinking: bool,
     ) -> Self {
         let n = alpha.len();
+        let (alpha_ref, g_ref) = (alpha.clone(), g.clone());
         let mut qd = vec![0.0; n];
         q.diagonal_into(&mut qd);
         let mut s = State {
@@ -127,6 +141,8 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
             unshrink: false,
             col_i: vec![0.0; n],
             cache: ColumnCache::new(n),
+            alpha_ref,
+            g_ref,
             alpha,
             p,
             y,

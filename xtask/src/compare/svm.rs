@@ -89,7 +89,9 @@ fn best_ms<T>(repeats: usize, mut f: impl FnMut() -> T) -> (f64, Option<f64>, T)
         let r = f();
         best = best.min(t.elapsed().as_secs_f64() * 1e3);
         best_cpu = match (best_cpu, c0, thread_cpu_ms()) {
-            (Some(b), Some(c0), Some(c1)) => Some(b.min(c1 - c0)),
+            // schedstat only advances at scheduler events: a zero reading means the run
+            // was shorter than the accounting granularity, so fall back to wall time.
+            (Some(b), Some(c0), Some(c1)) if c1 > c0 => Some(b.min(c1 - c0)),
             _ => None,
         };
         out = Some(r);
