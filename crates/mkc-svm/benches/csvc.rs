@@ -4,37 +4,10 @@
 //! Small sample sizes: `cargo bench -p mkc-svm`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use faer::Mat;
 use mkc_core::ParamGuard;
 use mkc_svm::{CSvcParams, CheckedKernel};
-use rand::{Rng, SeedableRng};
 
-fn blobs(n: usize, seed: u64) -> (Mat<f64>, Vec<f64>) {
-    let d = 10;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let mut normal = move || {
-        let u1: f64 = rng.random::<f64>().max(f64::MIN_POSITIVE);
-        let u2: f64 = rng.random();
-        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-    };
-    let y: Vec<f64> = (0..n)
-        .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
-        .collect();
-    let x = Mat::from_fn(n, d, |i, _| 0.3 * y[i] + normal());
-    let sq: Vec<f64> = (0..n)
-        .map(|i| (0..d).map(|c| x[(i, c)] * x[(i, c)]).sum())
-        .collect();
-    let g = &x * x.transpose();
-    let k = Mat::from_fn(n, n, |i, j| {
-        if i == j {
-            1.0
-        } else {
-            (-0.1 * (sq[i] + sq[j] - 2.0 * g[(i, j)]).max(0.0)).exp()
-        }
-    });
-    let k = Mat::from_fn(n, n, |i, j| if i <= j { k[(i, j)] } else { k[(j, i)] });
-    (k, y)
-}
+use mkc_svm::problems::overlapping_blobs_rbf as blobs;
 
 fn cold(c: &mut Criterion) {
     let mut group = c.benchmark_group("csvc_rbf_blobs");

@@ -69,6 +69,7 @@ mod cache;
 mod csvc;
 mod feasibility;
 mod kernel;
+pub mod problems;
 mod qmatrix;
 mod shrinking;
 mod simplex;

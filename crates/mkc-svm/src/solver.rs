@@ -307,3 +307,26 @@ impl Smo {
         (iter, optimal)
     }
 }
+
+/// The SMO options shared by every front end's params struct (a `smo: SmoParams` field):
+/// `tol`, `max_iter`, `shrinking`.
+macro_rules! smo_options {
+    () => {
+        /// Tolerance on the maximal KKT violation (default 1e-3, libsvm's).
+        pub fn tol(mut self, tol: f64) -> Self {
+            self.smo = self.smo.tol(tol);
+            self
+        }
+        /// Iteration cap (default `max(10⁷, 100 n)`); hitting it gives `converged = false`.
+        pub fn max_iter(mut self, max_iter: usize) -> Self {
+            self.smo = self.smo.max_iter(max_iter);
+            self
+        }
+        /// Shrinking on/off (default on).
+        pub fn shrinking(mut self, on: bool) -> Self {
+            self.smo = self.smo.shrinking(on);
+            self
+        }
+    };
+}
+pub(crate) use smo_options;

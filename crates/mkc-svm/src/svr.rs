@@ -114,21 +114,7 @@ impl EpsSvrParams {
             smo: SmoParams::new(),
         }
     }
-    /// Tolerance on the maximal KKT violation (default 1e-3).
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.smo = self.smo.tol(tol);
-        self
-    }
-    /// Iteration cap; hitting it gives `converged = false`.
-    pub fn max_iter(mut self, max_iter: usize) -> Self {
-        self.smo = self.smo.max_iter(max_iter);
-        self
-    }
-    /// Shrinking on/off (default on).
-    pub fn shrinking(mut self, on: bool) -> Self {
-        self.smo = self.smo.shrinking(on);
-        self
-    }
+    crate::solver::smo_options!();
 }
 
 impl ParamGuard for EpsSvrParams {

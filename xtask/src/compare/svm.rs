@@ -1,7 +1,7 @@
 //! `cargo xtask compare svm`: mkc-svm's C-SVC against libsvm (scikit-learn
 //! `SVC(kernel='precomputed')`) on the same kernel matrices, plus a warm-start line.
 //!
-//! Data: two overlapping 10-D Gaussian blobs (means ±0.3·1, unit covariance, classes
+//! Data: `mkc_svm::problems::overlapping_blobs_rbf`, two overlapping 10-D Gaussian blobs (means ±0.3·1, unit covariance, classes
 //! alternating, seed 2024), RBF kernel exp(−0.1‖x − x'‖²), n = 1000, 2000, 4000, C = 1
 //! and 10. The kernel and labels are written to `$CARGO_TARGET_DIR/xtask-svm/` and read
 //! by `xtask/py/compare_svm.py`. Both sides use tol 1e-3 and shrinking. Times are the
@@ -19,7 +19,6 @@ use crate::python::venv_python;
 use faer::Mat;
 use mkc_core::ParamGuard;
 use mkc_svm::{CSvcParams, CheckedKernel, SvcModel};
-use rand::{Rng, SeedableRng};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -31,35 +30,7 @@ const THEIRS_REPEATS: usize = 3;
 
 type BoxResult<T> = Result<T, Box<dyn std::error::Error>>;
 
-/// Two overlapping Gaussian blobs in 10-D and their RBF kernel (gamma 0.1).
-fn blobs(n: usize, seed: u64) -> (Mat<f64>, Vec<f64>) {
-    let d = 10;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    let mut normal = move || {
-        // Box–Muller
-        let u1: f64 = rng.random::<f64>().max(f64::MIN_POSITIVE);
-        let u2: f64 = rng.random();
-        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-    };
-    let y: Vec<f64> = (0..n)
-        .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
-        .collect();
-    let x = Mat::from_fn(n, d, |i, _| 0.3 * y[i] + normal());
-    let sq: Vec<f64> = (0..n)
-        .map(|i| (0..d).map(|c| x[(i, c)] * x[(i, c)]).sum())
-        .collect();
-    let g = &x * x.transpose();
-    let k = Mat::from_fn(n, n, |i, j| {
-        if i == j {
-            1.0
-        } else {
-            (-0.1 * (sq[i] + sq[j] - 2.0 * g[(i, j)]).max(0.0)).exp()
-        }
-    });
-    // exact symmetry
-    let k = Mat::from_fn(n, n, |i, j| if i <= j { k[(i, j)] } else { k[(j, i)] });
-    (k, y)
-}
+use mkc_svm::problems::overlapping_blobs_rbf as blobs;
 
 fn write_f64(path: &Path, v: impl Iterator<Item = f64>) -> BoxResult<()> {
     let bytes: Vec<u8> = v.flat_map(|x| x.to_le_bytes()).collect();
