@@ -39,33 +39,28 @@ fn lines(path: &std::path::Path) -> Vec<String> {
         .collect()
 }
 
+/// `mkc cluster --method kkm` on the committed Ionosphere data (one Gaussian kernel).
+fn kkm_ionosphere(out: &std::path::Path, report: Option<&std::path::Path>) -> i32 {
+    let data = common::committed_data();
+    let mut args = vec![
+        "mkc".to_string(), "cluster".into(), "--method".into(), "kkm".into(), "--dataset".into(),
+        "ionosphere".into(), "--recipe".into(), "gauss-median".into(), "--clusters".into(), "2".into(),
+        "--seed".into(), "3".into(), "--out".into(), out.display().to_string(), "--data-dir".into(),
+        data.display().to_string(),
+    ];
+    if let Some(r) = report {
+        args.extend(["--report".to_string(), r.display().to_string()]);
+    }
+    mkc_cli::run_cli(args)
+}
+
 #[test]
 fn cluster_ionosphere_and_check_accuracy_independently() {
     let dir = common::temp_dir("cluster");
     let out = dir.join("labels.csv");
     let report = dir.join("run.json");
     let data = common::committed_data();
-    let code = mkc_cli::run_cli([
-        "mkc",
-        "cluster",
-        "--method",
-        "kkm",
-        "--dataset",
-        "ionosphere",
-        "--recipe",
-        "gauss-median",
-        "--clusters",
-        "2",
-        "--seed",
-        "3",
-        "--out",
-        out.to_str().unwrap(),
-        "--report",
-        report.to_str().unwrap(),
-        "--data-dir",
-        data.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0);
+    assert_eq!(kkm_ionosphere(&out, Some(&report)), 0);
     let pred = lines(&out);
     let truth = lines(&data.join("bundle/ionosphere/labels.csv"));
     assert_eq!(pred.len(), 351);
@@ -93,25 +88,7 @@ fn cluster_ionosphere_and_check_accuracy_independently() {
 
     // The same seed gives the same labels.
     let out2 = dir.join("labels2.csv");
-    let code = mkc_cli::run_cli([
-        "mkc",
-        "cluster",
-        "--method",
-        "kkm",
-        "--dataset",
-        "ionosphere",
-        "--recipe",
-        "gauss-median",
-        "--clusters",
-        "2",
-        "--seed",
-        "3",
-        "--out",
-        out2.to_str().unwrap(),
-        "--data-dir",
-        data.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0);
+    assert_eq!(kkm_ionosphere(&out2, None), 0);
     assert_eq!(lines(&out2), pred);
 
     // mkc score agrees.
