@@ -52,7 +52,9 @@ mod kernel_view;
 mod kmeans;
 mod medoids;
 mod seeding;
+mod spectral;
 
 pub use kernel_kmeans::{KernelInit, KernelKMeans, KernelKMeansFit, KernelKMeansParams};
 pub use kmeans::{KMeans, KMeansFit, KMeansParams};
 pub use medoids::{greedy_medoids, KMedoidsFit, KernelKMedoids, KernelKMedoidsParams, MedoidInit};
+pub use spectral::{Spectral, SpectralFit, SpectralParams};

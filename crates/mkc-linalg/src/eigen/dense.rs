@@ -1,8 +1,8 @@
-//! Dense symmetric eigendecomposition (faer `self_adjoint_eigen`, tridiagonalisation +
-//! divide and conquer) and the selection of the top or bottom k pairs from it.
+//! Dense symmetric eigendecomposition (faer's `self_adjoint_evd`, tridiagonalisation +
+//! divide and conquer, run sequentially so that results do not depend on the thread count) and the selection of the top or bottom k pairs from it.
 
 use super::{sign_normalize, EigenInfo, EigenMethod, EigenPairs, SymOperator, Which};
-use faer::{Mat, MatRef, Par, Side};
+use faer::{Mat, MatRef, Par};
 use mkc_core::{Error, Result};
 
 /// All eigenpairs of a symmetric matrix, eigenvalues ascending (only the lower triangle
@@ -17,11 +17,9 @@ pub fn dense_sym(a: MatRef<'_, f64>) -> Result<EigenPairs> {
 /// The `k` wanted pairs of the symmetric matrix `a` from a full decomposition.
 pub(crate) fn dense_select(a: MatRef<'_, f64>, k: usize, which: Which) -> Result<EigenPairs> {
     let n = a.nrows();
-    let evd = a
-        .self_adjoint_eigen(Side::Lower)
-        .map_err(|e| Error::numerical("dense symmetric eigendecomposition", format!("{e:?}")))?;
-    let s = evd.S().column_vector();
-    let u = evd.U();
+    // Sequential (faer's parallel tridiagonalisation rounds differently for different
+    // thread counts; results must not depend on them).
+    let (s, u) = super::par::small_evd(a)?;
     let idx: Vec<usize> = match which {
         Which::Bottom => (0..k).collect(),
         Which::Top => (0..k).map(|t| n - 1 - t).collect(),

@@ -102,7 +102,7 @@ pub(crate) fn small_evd(h: MatRef<'_, f64>) -> Result<(Vec<f64>, Mat<f64>)> {
         MemStack::new(&mut buf),
         Default::default(),
     )
-    .map_err(|e| Error::numerical("block Lanczos Rayleigh-Ritz", format!("{e:?}")))?;
+    .map_err(|e| Error::numerical("symmetric eigendecomposition", format!("{e:?}")))?;
     let vals: Vec<f64> = s.column_vector().iter().copied().collect();
     Ok((vals, u))
 }
