@@ -240,7 +240,13 @@ pub fn run(a: ClusterArgs, given: &[(String, String)]) -> Result<()> {
         a.config.as_deref(),
         a.data_dir.as_deref(),
     )?;
-    let n = loaded.kernels.first().map_or(0, |k| k.nrows());
+    // Features-only recipes (`kernels = []`) bring no kernel: n comes from the features.
+    let n = loaded
+        .kernels
+        .first()
+        .map(|k| k.nrows())
+        .or_else(|| loaded.features.as_ref().map(|x| x.nrows()))
+        .unwrap_or(0);
     let truth = match &a.truth {
         Some(p) => {
             let t = labels::read(p)?;

@@ -232,10 +232,20 @@ pub fn prepare(
             (ks, names, None)
         }
     };
-    mkc_core::validate::kernels(
-        &format!("{what}: kernels"),
-        &kernels.iter().map(|k| k.as_ref()).collect::<Vec<_>>(),
-    )?;
+    if kernels.is_empty() {
+        // A features-only recipe: the methods get the scaled features and no kernel.
+        if features.is_none() {
+            return Err(Error::input(
+                &what,
+                "the recipe builds no kernel and the dataset has no dense features",
+            ));
+        }
+    } else {
+        mkc_core::validate::kernels(
+            &format!("{what}: kernels"),
+            &kernels.iter().map(|k| k.as_ref()).collect::<Vec<_>>(),
+        )?;
+    }
     Ok(Prepared {
         key: key.to_string(),
         n,

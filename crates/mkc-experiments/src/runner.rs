@@ -112,6 +112,14 @@ fn seeds_of(plan: &Plan, restarts: usize) -> Vec<(u64, usize, u64)> {
         .collect()
 }
 
+/// The parameters of grid point `point` of `col` on dataset row `key` (row parameters
+/// of the table applied).
+fn point_params<'c>(col: &'c PlanColumn, key: &str, point: usize) -> &'c crate::params::ParamSet {
+    col.row_points
+        .get(key)
+        .map_or(&col.points[point], |v| &v[point])
+}
+
 fn run_job(plan: &Plan, job: &Job<'_>, data: &Prepared) -> JobResult {
     let t0 = Instant::now();
     let Some(method) = job.col.method.as_deref().and_then(methods::find) else {
@@ -135,7 +143,7 @@ fn run_job(plan: &Plan, job: &Job<'_>, data: &Prepared) -> JobResult {
         .iter()
         .map(|s| s.2)
         .collect();
-    let outcomes = method.run_restarts(&input, &job.col.points[job.point], &seeds);
+    let outcomes = method.run_restarts(&input, point_params(job.col, &data.key, job.point), &seeds);
     JobResult {
         outcomes,
         seconds: t0.elapsed().as_secs_f64(),
@@ -232,6 +240,7 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
                 match specs.iter_mut().find(|s| {
                     s.col.method == col.method
                         && s.col.points == col.points
+                        && s.col.row_points.get(key) == col.row_points.get(key)
                         && s.col.restarts == col.restarts
                 }) {
                     Some(s) => s.users.push((ti, ci)),
@@ -249,6 +258,13 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
             };
             for point in 0..spec.col.points.len() {
                 match method.kernels() {
+                    // Features-only data (no kernel): one job with no kernel.
+                    KernelUse::Single if m == 0 => jobs.push(Job {
+                        spec: si,
+                        col: spec.col,
+                        point,
+                        kernel: None,
+                    }),
                     KernelUse::Single => {
                         for p in 0..m {
                             jobs.push(Job {
@@ -310,7 +326,7 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
                         column: column_ids.clone(),
                         dataset: key.clone(),
                         method: col.method.clone().unwrap_or_default(),
-                        params: col.points[job.point].clone(),
+                        params: point_params(col, key, job.point).clone(),
                         kernel: job.kernel.map(|p| (p, data.kernel_names[p].clone())),
                         base_seed,
                         restart,

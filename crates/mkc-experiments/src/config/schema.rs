@@ -61,7 +61,8 @@ pub struct Recipe {
     /// Feature scaling before the kernels are built.
     #[serde(default)]
     pub scale: Scale,
-    /// Kernel entries; each expands to one kernel per listed width / parameter.
+    /// Kernel entries; each expands to one kernel per listed width / parameter. Empty:
+    /// a features-only recipe (no kernel is built; feature-space methods only).
     #[serde(default)]
     pub kernels: Vec<KernelEntry>,
     /// Normalisations applied to every kernel, in order.
@@ -263,6 +264,11 @@ pub struct TableCfg {
     /// Figures.
     #[serde(default)]
     pub figures: Vec<FigureCfg>,
+    /// Per-row parameters: dataset key → parameter → value, applied to every column
+    /// whose method declares the parameter (e.g. LG-MMC's class balance, which the paper
+    /// sets per dataset). A row parameter may not also be a grid key of such a column.
+    #[serde(default)]
+    pub row_params: BTreeMap<String, BTreeMap<String, ParamValue>>,
 }
 
 /// Overrides of a profile.

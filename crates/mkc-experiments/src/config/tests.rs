@@ -194,3 +194,43 @@ fn the_shipped_recipe_library_parses() {
     let lib = recipe_library().unwrap();
     assert!(lib.contains_key("gauss10-range") && lib.contains_key("scmk12-max"));
 }
+
+#[test]
+fn row_params_apply_to_columns_whose_method_declares_them() {
+    let text = format!("{GOOD}\n[tables.t1.row_params]\ntoy = {{ max_iter = 7 }}\n");
+    let cfg = parse_config("rows.toml", &text).unwrap();
+    let plan = resolve("rows.toml", &cfg, "full", &known).unwrap();
+    let col = &plan.tables[0].columns[0];
+    let rows = &col.row_points["toy"];
+    assert_eq!(rows.len(), col.points.len());
+    assert!(rows.iter().all(|p| p.usize("max_iter").unwrap() == 7));
+    assert_eq!(rows[1].usize("n_init").unwrap(), 2);
+    // The paper-only column has no method, hence no row points.
+    assert!(plan.tables[0].columns[2].row_points.is_empty());
+    // A row parameter may not be a grid key, the row must exist, the value must fit.
+    let (key, reason) = error_of(&format!(
+        "{GOOD}\n[tables.t1.row_params]\ntoy = {{ n_init = 3 }}\n"
+    ));
+    assert!(
+        key.contains("row_params.toy.n_init") && reason.contains("grid"),
+        "{key}: {reason}"
+    );
+    let (key, _) = error_of(&format!(
+        "{GOOD}\n[tables.t1.row_params]\nnope = {{ max_iter = 3 }}\n"
+    ));
+    assert!(key.contains("row_params.nope"), "{key}");
+    let (key, _) = error_of(&format!(
+        "{GOOD}\n[tables.t1.row_params]\ntoy = {{ max_iter = -3 }}\n"
+    ));
+    assert!(key.contains("row_params.toy"), "{key}");
+}
+
+#[test]
+fn a_recipe_without_kernels_is_a_features_only_recipe() {
+    let text = GOOD.replace(
+        "kernels = [{ kind = \"gaussian\", sigma_range_fraction = [0.1, 0.5] }]",
+        "kernels = []",
+    );
+    let cfg = parse_config("features.toml", &text).unwrap();
+    assert!(resolve("features.toml", &cfg, "full", &known).is_ok());
+}

@@ -64,6 +64,9 @@ pub struct PlanColumn {
     pub method: Option<String>,
     /// Grid points.
     pub points: Vec<ParamSet>,
+    /// Rows with row parameters (`row_params` of the table): their grid points, in the
+    /// order of `points`.
+    pub row_points: BTreeMap<String, Vec<ParamSet>>,
     /// Names of the parameters that vary over the grid.
     pub grid_keys: Vec<String>,
     /// Summary rule.
@@ -104,9 +107,9 @@ fn check_widths(src: &str, key: &str, v: &Option<Vec<f64>>) -> Result<bool> {
 
 pub(crate) fn check_recipe(src: &str, name: &str, r: &Recipe) -> Result<()> {
     let base = format!("recipes.{name}");
-    if r.kernels.is_empty() {
-        return Err(err(src, format!("{base}.kernels"), "no kernels listed"));
-    }
+    // An empty kernel list is a features-only recipe: the scaled features reach the
+    // methods that work in feature space (k-means, LG-MMC's linear path) and no n x n
+    // kernel is built (MNIST-sized data).
     for (i, e) in r.kernels.iter().enumerate() {
         let k = format!("{base}.kernels[{i}]");
         let widths = [
@@ -527,6 +530,7 @@ fn resolve_table(
                 label: c.label.clone(),
                 method: None,
                 points: Vec::new(),
+                row_points: BTreeMap::new(),
                 grid_keys: Vec::new(),
                 summary: c.summary,
                 select,
@@ -561,17 +565,60 @@ fn resolve_table(
                 .map_err(|e| param_err(src, &ck, &grid, e))?;
             points.push(set);
         }
+        let specs = method.params();
+        let mut row_points = BTreeMap::new();
+        for (row, over) in &t.row_params {
+            let own: Vec<(&String, &crate::params::ParamValue)> = over
+                .iter()
+                .filter(|(k, _)| specs.iter().any(|sp| sp.name == k.as_str()))
+                .collect();
+            if own.is_empty() {
+                continue;
+            }
+            let mut pts = Vec::new();
+            for p in expand_grid(&fixed, &grid) {
+                let mut p = p;
+                for (k, v) in &own {
+                    if grid.contains_key(*k) {
+                        return Err(err(
+                            src,
+                            format!("{base}.row_params.{row}.{k}"),
+                            format!("`{k}` is a grid key of column `{}`", c.id),
+                        ));
+                    }
+                    p.insert((*k).clone(), (*v).clone());
+                }
+                let rk = format!("{base}.row_params.{row}");
+                let set =
+                    ParamSet::from_specs(&specs, &p).map_err(|e| param_err(src, &rk, &grid, e))?;
+                method
+                    .check(&set)
+                    .map_err(|e| param_err(src, &rk, &grid, e))?;
+                pts.push(set);
+            }
+            row_points.insert(row.clone(), pts);
+        }
         columns.push(PlanColumn {
             id: c.id.clone(),
             label: c.label.clone(),
             method: Some(mname.clone()),
             points,
+            row_points,
             grid_keys: grid.keys().cloned().collect(),
             summary: c.summary,
             select,
             per_metric: c.per_metric,
             restarts,
         });
+    }
+    for row in t.row_params.keys() {
+        if !t.datasets.contains(row) {
+            return Err(err(
+                src,
+                format!("{base}.row_params.{row}"),
+                "not a row of the table",
+            ));
+        }
     }
     for (m, by_ds) in &t.paper {
         let pk = format!("{base}.paper.{}", m.key());

@@ -1,0 +1,231 @@
+//! Hyperparameters of LG-MMC ([`LgmmcParams`], checked once into [`Lgmmc`]).
+
+use mkc_core::{validate, Error, ParamGuard, Result};
+
+/// How the class balance β of the label set `B = {ŷ ∈ {±1}ⁿ : −β ≤ 1ᵀŷ ≤ β}` is given.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Balance {
+    /// β as an absolute number of samples.
+    Absolute(f64),
+    /// β = fraction · n (the paper, Section 4.1: 0.03 n for balanced data, 0.3 n otherwise).
+    Fraction(f64),
+}
+
+impl Balance {
+    /// β for n samples.
+    pub fn beta(self, n: usize) -> f64 {
+        match self {
+            Balance::Absolute(b) => b,
+            Balance::Fraction(f) => f * n as f64,
+        }
+    }
+}
+
+/// How the clustering is read off `M = Σ_t μ_t ŷ_t ŷ_tᵀ`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelRule {
+    /// Signs of the top eigenvector v of M (the paper, Sections 3.1 and 3.6).
+    Eigenvector,
+    /// Signs of the SVM decision values `f = K(α∘v)` with v the top eigenvector of M
+    /// as soft labels (what the LG-MMC code vendored in felixyu/pSVM does,
+    /// `sign((α∘v)ᵀK)`; papers/README.md).
+    Decision,
+}
+
+/// Explicit features of a precomputed kernel for the search of eq. (13) (footnote 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FeatureMap {
+    /// `U_r Λ_r^½` of the centred kernel (kernel PCA scores; ours, the default).
+    Pca,
+    /// The symmetric square root `U_r Λ_r^½ U_rᵀ` of the kernel with its bias (n
+    /// features; the authors' package).
+    Sqrt,
+}
+
+/// Unchecked LG-MMC parameters (builder). Defaults: the authors' package (papers/README.md)
+/// where it has one, else ours, stated on each method.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LgmmcParams {
+    pub(crate) c: f64,
+    pub(crate) balance: Balance,
+    pub(crate) bias: f64,
+    pub(crate) max_iter: usize,
+    pub(crate) tol: f64,
+    pub(crate) mkl_max_iter: usize,
+    pub(crate) mkl_tol: f64,
+    pub(crate) solver_tol: f64,
+    pub(crate) energy_tol: f64,
+    pub(crate) max_rank: usize,
+    pub(crate) seed: u64,
+    pub(crate) label_rule: LabelRule,
+    pub(crate) center: bool,
+    pub(crate) feature_map: FeatureMap,
+}
+
+impl Default for LgmmcParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LgmmcParams {
+    /// C = 1, β = 0.03 n, bias 1, 20 cutting-plane rounds, relative tolerance 0.01,
+    /// 3 μ-steps per round (the package's values).
+    pub fn new() -> Self {
+        Self {
+            c: 1.0,
+            balance: Balance::Fraction(0.03),
+            bias: 1.0,
+            max_iter: 20,
+            tol: 1e-2,
+            mkl_max_iter: 3,
+            mkl_tol: 1e-2,
+            solver_tol: 1e-2,
+            energy_tol: 1e-3,
+            max_rank: 300,
+            seed: 0,
+            label_rule: LabelRule::Decision,
+            center: true,
+            feature_map: FeatureMap::Pca,
+        }
+    }
+    /// Regularisation C > 0 of eq. (1) (package default 1; the paper's grid
+    /// {0.1, 0.5, 1, 5, 10, 100}).
+    pub fn c(mut self, c: f64) -> Self {
+        self.c = c;
+        self
+    }
+    /// Class balance β of the label set B (Section 2).
+    pub fn balance(mut self, b: Balance) -> Self {
+        self.balance = b;
+        self
+    }
+    /// Constant b ≥ 0 added to the kernel, `K + b·11ᵀ` (the package's `bias = 1`); the
+    /// linear path appends the feature √b to every sample, which is the same kernel.
+    pub fn bias(mut self, b: f64) -> Self {
+        self.bias = b;
+        self
+    }
+    /// Cap on cutting-plane rounds of Algorithm 1 (package default 20; the paper's
+    /// Figure 1: never more than 20 needed).
+    pub fn max_iter(mut self, m: usize) -> Self {
+        self.max_iter = m;
+        self
+    }
+    /// Algorithm 1 stops when the objective of eq. (7) decreases by less than
+    /// `tol · |J|` in a round (package: 0.01; the paper says "until convergence").
+    pub fn tol(mut self, t: f64) -> Self {
+        self.tol = t;
+        self
+    }
+    /// Cap on reduced-gradient steps of the multiple label-kernel problem per round
+    /// (package: 3; the paper, Section 3.6: "a maximum of five iterations is good enough").
+    pub fn mkl_max_iter(mut self, m: usize) -> Self {
+        self.mkl_max_iter = m;
+        self
+    }
+    /// The MKL step stops when the label terms `½αᵀ(K∘y_t y_tᵀ)α` of the kernels in use
+    /// agree to `mkl_tol` relative to the largest (the KKT condition of eq. 7 in μ).
+    pub fn mkl_tol(mut self, t: f64) -> Self {
+        self.mkl_tol = t;
+        self
+    }
+    /// Relative KKT tolerance of the α-solvers: violation ≤ `solver_tol · ρ` with ρ the
+    /// margin of eq. (1) (SMO on the kernel path, dual coordinate descent on the linear path).
+    pub fn solver_tol(mut self, t: f64) -> Self {
+        self.solver_tol = t;
+        self
+    }
+    /// Kernel path: explicit features for eq. (13) are `U_r Λ_r^½` of the kernel
+    /// (footnote 1), with r the smallest rank whose eigenvalues carry a fraction
+    /// `1 − energy_tol` of the trace (ours; default 1e-3)…
+    pub fn energy_tol(mut self, t: f64) -> Self {
+        self.energy_tol = t;
+        self
+    }
+    /// … but at most `max_rank` (default 300).
+    pub fn max_rank(mut self, r: usize) -> Self {
+        self.max_rank = r;
+        self
+    }
+    /// Linear path: centre the feature columns before `K = XXᵀ + b` (default true,
+    /// ours; see the `linear_path` module docs). The kernel path takes K as given.
+    pub fn center(mut self, on: bool) -> Self {
+        self.center = on;
+        self
+    }
+    /// Kernel path: the explicit features of eq. (13) (default [`FeatureMap::Pca`]).
+    pub fn feature_map(mut self, f: FeatureMap) -> Self {
+        self.feature_map = f;
+        self
+    }
+    /// How labels are read off M (default [`LabelRule::Decision`], as the authors' code;
+    /// the paper's text describes [`LabelRule::Eigenvector`]. On MNIST 1 vs 7, linear,
+    /// C = 1: 3.4% error against 6.9%).
+    pub fn label_rule(mut self, r: LabelRule) -> Self {
+        self.label_rule = r;
+        self
+    }
+    /// Seed of the coordinate order of the linear path's dual coordinate descent and of
+    /// the eigensolver's start block (results are deterministic for a given seed).
+    pub fn seed(mut self, s: u64) -> Self {
+        self.seed = s;
+        self
+    }
+}
+
+/// Checked parameters; [`Lgmmc::fit_kernel`] and [`Lgmmc::fit_linear`] run Algorithm 1.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lgmmc {
+    pub(crate) p: LgmmcParams,
+}
+
+impl ParamGuard for LgmmcParams {
+    type Checked = Lgmmc;
+    fn check(&self) -> Result<Lgmmc> {
+        validate::positive("C", self.c)?;
+        match self.balance {
+            Balance::Absolute(b) => validate::non_negative("balance", b)?,
+            Balance::Fraction(f) => {
+                validate::non_negative("balance", f)?;
+                if f >= 1.0 {
+                    return Err(Error::param(
+                        "balance",
+                        f,
+                        "a fraction of n must be < 1 (β ≥ n admits the one-cluster labelling)",
+                    ));
+                }
+            }
+        }
+        validate::non_negative("bias", self.bias)?;
+        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        mkc_core::mkc_ensure!(self.mkl_max_iter >= 1, param "mkl_max_iter", self.mkl_max_iter, "must be at least 1");
+        mkc_core::mkc_ensure!(self.max_rank >= 1, param "max_rank", self.max_rank, "must be at least 1");
+        validate::non_negative("tol", self.tol)?;
+        validate::non_negative("mkl_tol", self.mkl_tol)?;
+        validate::positive("solver_tol", self.solver_tol)?;
+        if !(self.energy_tol.is_finite() && (0.0..1.0).contains(&self.energy_tol)) {
+            return Err(Error::param(
+                "energy_tol",
+                self.energy_tol,
+                "must lie in [0, 1)",
+            ));
+        }
+        Ok(Lgmmc { p: self.clone() })
+    }
+}
+
+impl Lgmmc {
+    /// The parameters.
+    pub fn params(&self) -> &LgmmcParams {
+        &self.p
+    }
+
+    /// β for n samples, checked: B must hold a labelling with both signs, i.e.
+    /// `⌈(n−β)/2⌉ ≤ ⌊(n+β)/2⌋` and β < n.
+    pub(crate) fn beta(&self, n: usize) -> Result<f64> {
+        let beta = self.p.balance.beta(n);
+        crate::violated::plus_range(n, beta)?;
+        Ok(beta)
+    }
+}

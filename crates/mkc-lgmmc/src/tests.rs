@@ -1,0 +1,205 @@
+//! Tests that need the crate internals: the two α-solvers against each other, and
+//! Algorithm 1 on both paths.
+
+use crate::kernel_path::KernelSolver;
+use crate::linear_path::LinearSolver;
+use crate::params::{Balance, LgmmcParams};
+use crate::solver::AlphaSolver;
+use faer::Mat;
+use mkc_core::ParamGuard;
+use mkc_svm::CheckedKernel;
+
+fn lcg(state: &mut u64) -> f64 {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    ((*state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+}
+
+/// Two noisy groups in d dimensions (rows = samples).
+fn blobs(n: usize, d: usize, seed: u64) -> Mat<f64> {
+    let mut s = seed;
+    Mat::from_fn(n, d, |i, j| {
+        let c = if i % 2 == 0 { 1.0 } else { -1.0 };
+        (if j == 0 { c } else { 0.0 }) + 0.6 * lcg(&mut s)
+    })
+}
+
+fn linear_kernel(x: &Mat<f64>, bias: f64) -> Mat<f64> {
+    let (n, d) = (x.nrows(), x.ncols());
+    Mat::from_fn(n, n, |i, j| {
+        (0..d).map(|k| x[(i, k)] * x[(j, k)]).sum::<f64>() + bias
+    })
+}
+
+#[test]
+fn feature_space_and_kernel_alpha_steps_agree() {
+    let x = blobs(24, 3, 5);
+    let k = linear_kernel(&x, 1.0);
+    let mut s = 9u64;
+    let labels: Vec<Vec<f64>> = (0..3)
+        .map(|_| {
+            (0..24)
+                .map(|_| if lcg(&mut s) > 0.0 { 1.0 } else { -1.0 })
+                .collect()
+        })
+        .collect();
+    let mu = [0.5, 0.0, 0.5];
+    for c in [0.1, 1.0, 10.0] {
+        let mut lin = LinearSolver::new(x.as_ref(), false, 1.0, c, 1e-10, 0).unwrap();
+        let kc = CheckedKernel::new(k.as_ref()).unwrap();
+        let mut ker = KernelSolver::new(kc, c, 1e-10, x.clone());
+        let a = lin.solve(&labels, &mu, None).unwrap();
+        let b = ker.solve(&labels, &mu, None).unwrap();
+        assert!(
+            a.converged && b.converged,
+            "C={c}: {} {} / {} {}",
+            a.converged,
+            a.iterations,
+            b.converged,
+            b.iterations
+        );
+        for i in 0..24 {
+            assert!(
+                (a.alpha[i] - b.alpha[i]).abs() < 1e-6,
+                "C={c} α_{i}: {} vs {}",
+                a.alpha[i],
+                b.alpha[i]
+            );
+        }
+        assert!((a.objective - b.objective).abs() < 1e-8 * b.objective.abs().max(1.0));
+        for t in 0..3 {
+            assert!((a.terms[t] - b.terms[t]).abs() < 1e-6 * b.terms[t].abs().max(1e-3));
+        }
+        // The violations agree too.
+        let va = lin.violation(&a.alpha, &labels[1]);
+        let vb = ker.violation(&a.alpha, &labels[1]);
+        assert!((va - vb).abs() < 1e-10 * vb.max(1e-10));
+        // Warm start from the other solution reaches the same point.
+        let w = lin.solve(&labels, &[0.2, 0.3, 0.5], Some(&a)).unwrap();
+        let cold = lin.solve(&labels, &[0.2, 0.3, 0.5], None).unwrap();
+        assert!((w.objective - cold.objective).abs() < 1e-9 * cold.objective.abs());
+    }
+}
+
+#[test]
+fn both_paths_run_algorithm_1_identically() {
+    for seed in [1u64, 2, 3] {
+        let x = blobs(30, 3, seed);
+        let k = linear_kernel(&x, 1.0);
+        let p = LgmmcParams::new()
+            .balance(Balance::Absolute(4.0))
+            .solver_tol(1e-12)
+            .mkl_tol(1e-9)
+            .tol(1e-9)
+            .max_iter(6)
+            .center(false)
+            .check()
+            .unwrap();
+        // The kernel path searches eq. (13) on the same features as the linear path.
+        let f = x.clone();
+        let a = p.fit_linear(x.as_ref()).unwrap();
+        let b = p.fit_kernel_with_features(k.as_ref(), f).unwrap();
+        assert_eq!(a.label_vectors, b.label_vectors, "seed {seed}");
+        assert_eq!(a.labels, b.labels);
+        assert_eq!(a.objective_trace.len(), b.objective_trace.len());
+        for (u, v) in a.objective_trace.iter().zip(&b.objective_trace) {
+            assert!((u - v).abs() < 1e-6 * v.abs(), "{u} vs {v}");
+        }
+        for (u, v) in a.mu.iter().zip(&b.mu) {
+            assert!((u - v).abs() < 1e-6, "μ {u} vs {v}");
+        }
+        for (u, v) in a.alpha.iter().zip(&b.alpha) {
+            assert!((u - v).abs() < 1e-6);
+        }
+    }
+}
+
+#[test]
+fn cutting_plane_objective_is_monotone_and_mu_on_simplex() {
+    for seed in [4u64, 5, 6, 7] {
+        let x = blobs(60, 4, seed);
+        for c in [0.1, 1.0, 10.0] {
+            let p = LgmmcParams::new()
+                .c(c)
+                .balance(Balance::Fraction(0.3))
+                .tol(0.0)
+                .max_iter(12)
+                .check()
+                .unwrap();
+            let fit = p.fit_linear(x.as_ref()).unwrap();
+            assert!(
+                fit.objective_trace
+                    .windows(2)
+                    .all(|w| w[1] <= w[0] * (1.0 - 1e-12) || w[1] <= w[0] + 1e-9 * w[0].abs()),
+                "seed {seed} C={c}: {:?}",
+                fit.objective_trace
+            );
+            assert!((fit.mu.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            assert!(fit.mu.iter().all(|&m| m >= 0.0));
+            assert!(fit
+                .label_vectors
+                .iter()
+                .all(|y| y.iter().sum::<f64>().abs() <= 0.3 * 60.0));
+            assert!((fit.alpha.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+            // The blobs are found.
+            let agree = fit
+                .labels
+                .iter()
+                .enumerate()
+                .filter(|(i, &l)| l == i % 2)
+                .count();
+            assert!(agree.max(60 - agree) >= 57, "seed {seed} C={c}: {agree}/60");
+        }
+    }
+}
+
+#[test]
+fn gaussian_kernel_path_clusters_two_rings_apart() {
+    // Two groups on a line that a Gaussian kernel separates.
+    let n = 40;
+    let xs: Vec<f64> = (0..n)
+        .map(|i| {
+            if i < 20 {
+                i as f64 * 0.05
+            } else {
+                3.0 + i as f64 * 0.05
+            }
+        })
+        .collect();
+    let k = Mat::from_fn(n, n, |i, j| (-(xs[i] - xs[j]).powi(2) / 2.0).exp());
+    let p = LgmmcParams::new()
+        .balance(Balance::Fraction(0.2))
+        .check()
+        .unwrap();
+    let fit = p.fit_kernel(k.as_ref()).unwrap();
+    assert!(fit.labels[..20].iter().all(|&l| l == fit.labels[0]));
+    assert!(fit.labels[20..].iter().all(|&l| l != fit.labels[0]));
+    assert!(fit.feature_dim >= 1 && fit.feature_dim <= n);
+    // Deterministic.
+    let again = p.fit_kernel(k.as_ref()).unwrap();
+    assert_eq!(fit.labels, again.labels);
+    assert_eq!(fit.objective_trace, again.objective_trace);
+}
+
+#[test]
+fn kernel_features_factor_the_centred_kernel_and_sqrt_features_the_kernel() {
+    let x = blobs(20, 3, 8);
+    let k = linear_kernel(&x, 0.5);
+    let n = 20;
+    let f = crate::kernel_features(k.as_ref(), 1e-12, 50, 0).unwrap();
+    let mut kc = k.clone();
+    mkc_linalg::center_in_place(kc.as_mut()).unwrap();
+    let s = crate::kernel_sqrt_features(k.as_ref(), 1e-12, 50, 0).unwrap();
+    for i in 0..n {
+        for j in 0..n {
+            let ff: f64 = (0..f.ncols()).map(|c| f[(i, c)] * f[(j, c)]).sum();
+            assert!((ff - kc[(i, j)]).abs() < 1e-8, "PCA features ({i}, {j})");
+            let ss: f64 = (0..n).map(|c| s[(i, c)] * s[(j, c)]).sum();
+            assert!((ss - k[(i, j)]).abs() < 1e-8, "sqrt features ({i}, {j})");
+            assert!((s[(i, j)] - s[(j, i)]).abs() < 1e-10);
+        }
+    }
+    // Rank 3 data (+ bias): the centred kernel has rank 3.
+    assert_eq!(f.ncols(), 3);
+}
