@@ -14,6 +14,7 @@
 //! - Every SVM solve is warm-started from the previous candidate's solution on the same
 //!   K̃ ([`mkc_svm::CSvc::solve_from`], O(N) per flipped support vector), and the
 //!   variance terms are updated in O(V·N) per flip ([`Variance::flip`]).
+//! - The two phases run in parallel (`rayon::join`): they share nothing but y⁽⁰⁾.
 
 use crate::objective::{evaluate_from, Evaluation};
 use crate::params::Rmkc;
@@ -44,8 +45,59 @@ pub fn phase_length(l: usize, ell: f64, y: &[f64], sign: f64) -> usize {
     l.min(room).min(source.saturating_sub(1))
 }
 
+/// The best candidate of one phase: (variance state, evaluation, flips), if any
+/// candidate lowered J strictly below `j0`; and the number of candidates evaluated.
+type PhaseBest = (Option<(Variance, Evaluation, usize)>, usize);
+
+/// One phase of Algorithm 2: up to `len` flips out of the cluster `sign`, each chosen
+/// by eq. (13) and re-solved warm from the previous candidate (eq. 14).
+#[allow(clippy::too_many_arguments)]
+fn phase(
+    rmkc: &Rmkc,
+    kernels: &[MatRef<'_, f64>],
+    k_tilde: &CheckedKernel<'_>,
+    theta: &[f64],
+    sign: f64,
+    len: usize,
+    var0: &Variance,
+    ev0: &Evaluation,
+) -> Result<PhaseBest> {
+    let y0 = var0.labels();
+    let mut best: Option<(Variance, Evaluation, usize)> = None;
+    let mut best_j = ev0.j;
+    let mut n_candidates = 0;
+    let mut var = var0.clone();
+    let mut ev = ev0.clone();
+    let mut prev_y = y0.to_vec();
+    for step in 0..len {
+        // eq. (13): unflipped instances of the source cluster, least y_i f_i.
+        let y = var.labels();
+        let mut pick: Option<(usize, f64)> = None;
+        for i in 0..y.len() {
+            if y[i] == sign && y[i] == y0[i] {
+                let m = y[i] * ev.model.decision[i];
+                if pick.is_none_or(|(_, b)| m < b) {
+                    pick = Some((i, m));
+                }
+            }
+        }
+        let Some((i, _)) = pick else { break };
+        prev_y.copy_from_slice(var.labels());
+        var.flip(kernels, i)?;
+        ev = evaluate_from(&rmkc.svc, k_tilde, &var, theta, &ev, &prev_y)?;
+        n_candidates += 1;
+        if ev.j < best_j {
+            best_j = ev.j;
+            best = Some((var.clone(), ev.clone(), step + 1));
+        }
+    }
+    Ok((best, n_candidates))
+}
+
 /// Algorithm 2 from (θ, y⁽⁰⁾) on the checked composite kernel `k_tilde` = K̃(θ).
-/// `ev0` is the evaluation at y⁽⁰⁾.
+/// `ev0` is the evaluation at y⁽⁰⁾. The two phases are independent (both start from
+/// y⁽⁰⁾) and run in parallel (`rayon::join`); the result does not depend on the
+/// number of threads.
 pub fn label_step(
     rmkc: &Rmkc,
     kernels: &[MatRef<'_, f64>],
@@ -55,38 +107,20 @@ pub fn label_step(
     var0: Variance,
     ev0: Evaluation,
 ) -> Result<LabelStep> {
-    let y0 = var0.labels().to_vec();
-    let mut best: Option<(Variance, Evaluation, usize)> = None;
-    let mut best_j = ev0.j;
-    let mut n_candidates = 0;
-    for sign in [1.0, -1.0] {
-        let len = phase_length(rmkc.l, ell, &y0, sign);
-        let mut var = var0.clone();
-        let mut ev = ev0.clone();
-        let mut prev_y = y0.clone();
-        for step in 0..len {
-            // eq. (13): unflipped instances of the source cluster, least y_i f_i.
-            let y = var.labels();
-            let mut pick: Option<(usize, f64)> = None;
-            for i in 0..y.len() {
-                if y[i] == sign && y[i] == y0[i] {
-                    let m = y[i] * ev.model.decision[i];
-                    if pick.is_none_or(|(_, b)| m < b) {
-                        pick = Some((i, m));
-                    }
-                }
-            }
-            let Some((i, _)) = pick else { break };
-            prev_y.copy_from_slice(var.labels());
-            var.flip(kernels, i)?;
-            ev = evaluate_from(&rmkc.svc, k_tilde, &var, theta, &ev, &prev_y)?;
-            n_candidates += 1;
-            if ev.j < best_j {
-                best_j = ev.j;
-                best = Some((var.clone(), ev.clone(), step + 1));
-            }
-        }
-    }
+    let y0 = var0.labels();
+    let len1 = phase_length(rmkc.l, ell, y0, 1.0);
+    let len2 = phase_length(rmkc.l, ell, y0, -1.0);
+    let (p1, p2) = rayon::join(
+        || phase(rmkc, kernels, k_tilde, theta, 1.0, len1, &var0, &ev0),
+        || phase(rmkc, kernels, k_tilde, theta, -1.0, len2, &var0, &ev0),
+    );
+    let ((b1, c1), (b2, c2)) = (p1?, p2?);
+    let n_candidates = c1 + c2;
+    // eq. (15): least J, ties to the earliest (y⁽⁰⁾, then phase 1, then phase 2).
+    let best = match (b1, b2) {
+        (Some(a), Some(b)) => Some(if b.1.j < a.1.j { b } else { a }),
+        (a, b) => a.or(b),
+    };
     Ok(match best {
         Some((var, eval, n_flips)) => LabelStep {
             var,

@@ -65,7 +65,7 @@ pub struct RmkcParams {
 impl RmkcParams {
     /// Regulariser C (> 0). Defaults: L = 30, ℓ = 0.5N, 1-norm, 0.25N initial pairs,
     /// SVM tolerance 1e-3 (libsvm's), at most 100 outer iterations, relative tolerance
-    /// 1e-6 on the decrease of J, Armijo σ = 1e-4, β = 0.5, 20 trials.
+    /// 1e-4 on the decrease of J, Armijo σ = 1e-4, β = 0.5, 20 trials.
     pub fn new(c: f64) -> Self {
         Self {
             c,
@@ -75,7 +75,7 @@ impl RmkcParams {
             init_pairs: 0.25,
             svm_tol: 1e-3,
             max_iter: 100,
-            tol: 1e-6,
+            tol: 1e-4,
             armijo_sigma: 1e-4,
             armijo_beta: 0.5,
             armijo_max_trials: 20,

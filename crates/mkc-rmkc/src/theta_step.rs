@@ -45,8 +45,10 @@ pub struct ThetaStep {
     pub eval: Evaluation,
     /// Whether a step was accepted.
     pub moved: bool,
-    /// Number of trial steps (SVM solves).
+    /// Number of trial steps (including those skipped as infeasible).
     pub trials: usize,
+    /// SVM solves made (one per feasible trial).
+    pub solves: usize,
 }
 
 /// One projected-gradient Armijo step from (θ, y). `k_tilde` holds K̃(θ) on entry and
@@ -69,10 +71,12 @@ pub fn theta_step(
             eval: ev,
             moved: false,
             trials: 0,
+            solves: 0,
         });
     }
     let mut eta = tnorm / gnorm;
     let mut trial = vec![0.0; theta.len()];
+    let mut solves = 0;
     for m in 0..rmkc.armijo_max_trials {
         for ((t, &th), &gv) in trial.iter_mut().zip(theta).zip(&g) {
             *t = th - eta * gv;
@@ -94,6 +98,7 @@ pub fn theta_step(
         composite_into(scratch, &trial, kernels)?;
         let ck = CheckedKernel::new(scratch.as_ref())?;
         let cand = evaluate(&rmkc.svc, &ck, var, &trial, Some(&ev.model.alpha))?;
+        solves += 1;
         if cand.j < ev.j && cand.j <= ev.j + rmkc.armijo_sigma * dir {
             std::mem::swap(k_tilde, scratch);
             return Ok(ThetaStep {
@@ -101,6 +106,7 @@ pub fn theta_step(
                 eval: cand,
                 moved: true,
                 trials: m + 1,
+                solves,
             });
         }
     }
@@ -109,5 +115,6 @@ pub fn theta_step(
         eval: ev,
         moved: false,
         trials: rmkc.armijo_max_trials,
+        solves,
     })
 }

@@ -1,0 +1,168 @@
+//! Algorithm 2 against a brute-force re-implementation (every candidate solved cold at a
+//! tight tolerance), the final J against a cold re-evaluation, the initial splits'
+//! balance, and independence of the number of rayon threads.
+
+mod common;
+
+use common::{blobs, gaussians, noisy_labels};
+use faer::{Mat, MatRef};
+use mkc_core::ParamGuard;
+use mkc_rmkc::init::split;
+use mkc_rmkc::label_step::{label_step, phase_length};
+use mkc_rmkc::objective::{composite_into, evaluate};
+use mkc_rmkc::{Balance, Norm, RmkcParams, Variance};
+use mkc_svm::CheckedKernel;
+
+/// J(θ, y) and the decision values, solved cold at tolerance 1e-10.
+fn cold(
+    ks: &[MatRef<'_, f64>],
+    kt: &CheckedKernel<'_>,
+    theta: &[f64],
+    y: &[f64],
+) -> (f64, Vec<f64>) {
+    let rmkc = RmkcParams::new(1.0).svm_tol(1e-10).check().unwrap();
+    let var = Variance::new(ks, y).unwrap();
+    let ev = evaluate(rmkc.svc(), kt, &var, theta, None).unwrap();
+    (ev.j, ev.model.decision)
+}
+
+#[test]
+fn label_step_is_algorithm_2() {
+    let n = 26;
+    let ks = gaussians(&blobs(n, 0.9, 17), &[0.4, 1.0, 2.5]);
+    let ks: Vec<MatRef<'_, f64>> = ks.iter().map(|k| k.as_ref()).collect();
+    let theta = [0.5, 0.3, 0.2];
+    let mut kt = Mat::zeros(n, n);
+    composite_into(&mut kt, &theta, &ks).unwrap();
+    let ck = CheckedKernel::new(kt.as_ref()).unwrap();
+    for (l, ell, flips) in [
+        (6, 13.0, vec![0, 1, 2, 20]),
+        (4, 4.0, vec![3, 22]),
+        (10, 26.0, vec![5, 6, 7, 8, 9, 10]),
+    ] {
+        let y0 = noisy_labels(n, &flips);
+        let rmkc = RmkcParams::new(1.0).l(l).svm_tol(1e-10).check().unwrap();
+        let var = Variance::new(&ks, &y0).unwrap();
+        let ev = evaluate(rmkc.svc(), &ck, &var, &theta, None).unwrap();
+        let out = label_step(&rmkc, &ks, &ck, &theta, ell, var, ev).unwrap();
+        // Brute force: both phases from y⁽⁰⁾, eq. (13) on cold decision values.
+        let (j0, _) = cold(&ks, &ck, &theta, &y0);
+        let mut cands: Vec<(f64, Vec<f64>)> = vec![(j0, y0.clone())];
+        for sign in [1.0, -1.0] {
+            let mut y = y0.clone();
+            for _ in 0..phase_length(l, ell, &y0, sign) {
+                let (_, f) = cold(&ks, &ck, &theta, &y);
+                let i = (0..n)
+                    .filter(|&i| y[i] == sign && y[i] == y0[i])
+                    .min_by(|&a, &b| (y[a] * f[a]).total_cmp(&(y[b] * f[b])))
+                    .unwrap();
+                y[i] = -y[i];
+                let s: f64 = y.iter().sum();
+                assert!(
+                    s.abs() <= ell,
+                    "a candidate breaks the balance bound: Σy = {s}"
+                );
+                cands.push((cold(&ks, &ck, &theta, &y).0, y.clone()));
+            }
+        }
+        assert_eq!(out.n_candidates, cands.len() - 1);
+        // eq. (15): the returned labels are the cold argmin, and its J matches.
+        let best = cands.iter().map(|c| c.0).fold(f64::INFINITY, f64::min);
+        let got = cold(&ks, &ck, &theta, out.var.labels()).0;
+        assert!(
+            (out.eval.j - got).abs() <= 1e-7 * got.abs().max(1.0),
+            "{} vs {got}",
+            out.eval.j
+        );
+        assert!(
+            got <= best + 1e-7 * best.abs().max(1.0),
+            "L = {l}: chose J = {got}, best candidate {best}"
+        );
+        assert!(
+            cands.iter().any(|c| c.1 == out.var.labels()),
+            "the result is not a candidate"
+        );
+    }
+}
+
+#[test]
+fn final_objective_matches_a_cold_evaluation_and_history_never_rises() {
+    let n = 36;
+    let ks = gaussians(&blobs(n, 1.1, 8), &[0.3, 1.0, 3.0]);
+    let ks: Vec<MatRef<'_, f64>> = ks.iter().map(|k| k.as_ref()).collect();
+    for norm in [Norm::None, Norm::L1, Norm::L2] {
+        for c in [0.1, 10.0] {
+            let rmkc = RmkcParams::new(c)
+                .l(8)
+                .norm(norm)
+                .svm_tol(1e-8)
+                .check()
+                .unwrap();
+            let fit = rmkc.fit(&ks, 4).unwrap();
+            assert!(
+                fit.history.windows(2).all(|w| w[1] <= w[0]),
+                "{norm:?}, C = {c}: {:?}",
+                fit.history
+            );
+            let mut kt = Mat::zeros(n, n);
+            composite_into(&mut kt, &fit.theta, &ks).unwrap();
+            let ck = CheckedKernel::new(kt.as_ref()).unwrap();
+            let strict = RmkcParams::new(c).svm_tol(1e-10).check().unwrap();
+            let var = Variance::new(&ks, &fit.y).unwrap();
+            let j = evaluate(strict.svc(), &ck, &var, &fit.theta, None)
+                .unwrap()
+                .j;
+            assert!(
+                (j - fit.objective).abs() <= 1e-5 * j.abs(),
+                "{norm:?}, C = {c}: {j} vs {}",
+                fit.objective
+            );
+            assert!(j <= fit.history[0] * (1.0 + 1e-6));
+            let s = &fit.stats;
+            assert!(s.init_solves >= 1 && s.theta_solves >= 1);
+        }
+    }
+}
+
+#[test]
+fn initial_splits_respect_the_balance_bound() {
+    let n = 40;
+    let ks = gaussians(&blobs(n, 0.5, 9), &[1.0]);
+    let k = ks[0].as_ref();
+    for ell in [0.0, 2.0, 6.0, 20.0, 40.0] {
+        for a in (0..n).step_by(7) {
+            for b in (1..n).step_by(5) {
+                if a == b {
+                    continue;
+                }
+                let y = split(k, a, b, ell);
+                let s: f64 = y.iter().sum();
+                assert!(s.abs() <= ell, "pair ({a}, {b}), ℓ = {ell}: Σy = {s}");
+                assert_eq!((y[a], y[b]), (1.0, -1.0));
+            }
+        }
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_threads() {
+    let n = 60;
+    let ks = gaussians(&blobs(n, 0.8, 12), &[0.3, 1.0, 3.0]);
+    let ks: Vec<MatRef<'_, f64>> = ks.iter().map(|k| k.as_ref()).collect();
+    let rmkc = RmkcParams::new(1.0)
+        .l(10)
+        .balance(Balance::Fraction(0.3))
+        .check()
+        .unwrap();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| rmkc.fit(&ks, 42).unwrap())
+    };
+    let (a, b) = (run(1), run(4));
+    assert_eq!(a.y, b.y);
+    assert_eq!(a.theta, b.theta);
+    assert_eq!(a.history, b.history);
+}
