@@ -19,11 +19,13 @@ use mkc_qp::CappedSimplexQp;
 
 use crate::fit::{TwinFit, TwinInfo};
 use crate::labels::kmeans_on_indicator;
+use crate::lipschitz::tangent_lambda_max;
 use crate::objective::assemble;
 use crate::params::Settings;
+use crate::params::APG_MAX_ITER;
 use crate::support::ColumnSupport;
 use crate::weights::{costs, optimal_weights};
-use crate::z_step::z_step;
+use crate::z_step::{z_step_apg, z_step_smo, ZSolver};
 
 /// Run the loop on validated kernels (all n x n, n ≥ c).
 pub(crate) fn alternate(
@@ -38,6 +40,15 @@ pub(crate) fn alternate(
         qp = qp.max_iter(m);
     }
     let solver = qp.check()?;
+    // APG step sizes: λ_max(ΠK^iΠ) once per kernel (lipschitz module).
+    let lams: Vec<f64> = match s.z_solver {
+        ZSolver::Apg | ZSolver::Auto => kernels
+            .iter()
+            .map(|k| tangent_lambda_max(*k, s.seed))
+            .collect::<Result<_>>()?,
+        ZSolver::Smo => Vec::new(),
+    };
+    let apg_max_iter = s.qp_max_iter.unwrap_or(APG_MAX_ITER);
 
     let mut w = vec![1.0 / r as f64; r];
     let mut z = Mat::<f64>::identity(n, n);
@@ -65,7 +76,31 @@ pub(crate) fn alternate(
         let p_t = eig.vectors;
         let t_eig = clock.elapsed().as_secs_f64();
         // (3) Z by (11).
-        let step = z_step(k, p_t.as_ref(), s.alpha, s.beta, Some(z.as_ref()), &solver)?;
+        let step = match s.z_solver {
+            ZSolver::Smo => {
+                z_step_smo(k, p_t.as_ref(), s.alpha, s.beta, Some(z.as_ref()), &solver)?
+            }
+            ZSolver::Apg | ZSolver::Auto => {
+                // λ_max(ΠK_wΠ) ≤ Σ w_i λ_max(ΠK^iΠ) (w ≥ 0).
+                let lam = if r == 1 && !learn_weights {
+                    lams[0]
+                } else {
+                    w.iter().zip(&lams).map(|(a, b)| a * b).sum()
+                };
+                let smo = (s.z_solver == ZSolver::Auto).then_some(&solver);
+                z_step_apg(
+                    k,
+                    p_t.as_ref(),
+                    s.alpha,
+                    s.beta,
+                    Some(z.as_ref()),
+                    lam,
+                    s.qp_tol,
+                    apg_max_iter,
+                    smo,
+                )?
+            }
+        };
         let t_z = clock.elapsed().as_secs_f64();
         // (4)–(5) h (20) and w (22).
         let supp = ColumnSupport::new(step.z.as_ref());
@@ -83,6 +118,7 @@ pub(crate) fn alternate(
         info.max_kkt_violation.push(step.max_kkt_violation);
         info.qp_converged.push(step.converged);
         info.qp_pair_updates.push(step.pair_updates);
+        info.apg_iterations.push(step.apg_iterations);
         info.z_nnz.push(supp.nnz());
         info.seconds
             .push([t_eig, t_z - t_eig, clock.elapsed().as_secs_f64() - t_z]);

@@ -40,8 +40,11 @@ pub struct TwinInfo {
     pub max_kkt_violation: Vec<f64>,
     /// Whether every column QP met `qp_tol`, per iteration.
     pub qp_converged: Vec<bool>,
-    /// SMO pair updates summed over the columns, per iteration.
+    /// SMO pair updates summed over the columns, per iteration (0 with APG).
     pub qp_pair_updates: Vec<usize>,
+    /// APG iterations of the Z step (largest over the column blocks), per iteration
+    /// (0 with SMO).
+    pub apg_iterations: Vec<usize>,
     /// Wall-clock seconds of every iteration's phases: [K_w and P step (eigensolve),
     /// Z step (QPs (11)), h / w / objective]. Diagnostics only (not deterministic).
     pub seconds: Vec<[f64; 3]>,

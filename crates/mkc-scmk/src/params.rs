@@ -10,6 +10,11 @@
 use mkc_core::{mkc_ensure, validate, ParamGuard, Result};
 use mkc_linalg::EigenOptions;
 
+use crate::ZSolver;
+
+/// APG iterations per Z step when `qp_max_iter` is `None`.
+pub(crate) const APG_MAX_ITER: usize = 2000;
+
 /// The checked settings shared by SCSK and SCMK.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Settings {
@@ -21,6 +26,7 @@ pub(crate) struct Settings {
     pub tol: f64,
     pub qp_tol: f64,
     pub qp_max_iter: Option<usize>,
+    pub z_solver: ZSolver,
     pub n_init: usize,
     pub kmeans_max_iter: usize,
     pub seed: u64,
@@ -36,8 +42,9 @@ impl Settings {
             min_iter,
             max_iter,
             tol: 1e-3,
-            qp_tol: 1e-10,
+            qp_tol: 1e-6,
             qp_max_iter: None,
+            z_solver: ZSolver::Auto,
             n_init: 100,
             kmeans_max_iter: 100,
             seed: 0,
@@ -89,12 +96,17 @@ macro_rules! params_type {
             #[must_use]
             pub fn tol(mut self, v: f64) -> Self { self.s.tol = v; self }
             /// KKT tolerance of every column QP (11): max_{z_j>0} g_j − min_{z_j<1} g_j,
-            /// g the gradient of (11). Default 1e-10.
+            /// g the gradient of (11) (absolute). Default 1e-6 (see the crate docs for
+            /// why this suffices and what it costs).
             #[must_use]
             pub fn qp_tol(mut self, v: f64) -> Self { self.s.qp_tol = v; self }
-            /// Cap on SMO pair updates per column QP (`None`: mkc-qp's max(100 000, 100 n)).
+            /// Cap per Z step: APG iterations (`None`: 2000) or SMO pair updates per
+            /// column QP (`None`: mkc-qp's max(100 000, 100 n)).
             #[must_use]
             pub fn qp_max_iter(mut self, v: Option<usize>) -> Self { self.s.qp_max_iter = v; self }
+            /// Solver of the column QPs (11) (default [`ZSolver::Auto`]).
+            #[must_use]
+            pub fn z_solver(mut self, v: ZSolver) -> Self { self.s.z_solver = v; self }
             /// k-means replicates on P (default 100, the authors').
             #[must_use]
             pub fn n_init(mut self, v: usize) -> Self { self.s.n_init = v; self }

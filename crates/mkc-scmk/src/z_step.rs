@@ -2,24 +2,44 @@
 //!
 //! min_z zᵀ(αI + K)z + (β/2 · d_i − 2K_{:,i})ᵀz  s.t. 1ᵀz = 1, 0 ≤ z ≤ 1,
 //!
-//! with d_ij = ‖P_{i,:} − P_{j,:}‖². In mkc-qp's form ½zᵀQz + cᵀz: Q = 2(αI + K) (shared
-//! by all n problems) and c_i = β/2 · d_i − 2K_{:,i} (column i of C = β/2 · D − 2K, D built
-//! from one product P·Pᵀ).
+//! with d_ij = ‖P_{i,:} − P_{j,:}‖². The linear terms are the columns of
+//! C = β/2 · D − 2K (D from one product P·Pᵀ).
 //!
-//! # Solver choice
-//! The issue suggests an accelerated projected gradient over the whole Z; we use
-//! mkc-qp's pairwise SMO batch solver instead ([`CappedSimplexSolver::solve_batch`]):
-//! columns solved in parallel, each warm-started from the previous iterate's column, to
-//! the KKT tolerance `qp_tol` (default 1e-10, absolute, in units of the gradient of
-//! (11)). For small α the columns are sparse, so a warm-started column needs only a
-//! few O(n) pair updates and SMO reaches 1e-10 where a first-order method would crawl.
-//! For large α (≳ 1 on AR) Z becomes dense and SMO needs O(nnz) pair updates per column,
-//! which is slow (crate docs: measured costs); a whole-Z accelerated projected gradient
-//! would suit that regime and is left for later.
+//! # Solvers ([`ZSolver`])
+//! - [`ZSolver::Apg`]: an accelerated projected gradient on the whole Z
+//!   (`apg` module docs: step 1/(2(α + λ_max(ΠKΠ))), monotone FISTA with restart,
+//!   sparse/dense products, warm start from the previous Z, also started from the
+//!   projected equality-constrained minimiser when Z is dense), stopped when every
+//!   column's KKT violation is at most `qp_tol`.
+//! - [`ZSolver::Auto`] (default): the same, with the columns whose start has at most n/2
+//!   non-zeros given to SMO.
+//! - [`ZSolver::Smo`]: mkc-qp's pairwise SMO batch solver (Q = 2(αI + K), exact to
+//!   `qp_tol`, one QP per column, warm-started). Fast while Z is very sparse (small α),
+//!   slow when Z is dense (α ≳ 1 on AR: ~2000 pair updates per column). Kept as the
+//!   reference the APG path is tested against.
+//!
+//! Both report the same KKT measure: max_{z_j>0} g_j − min_{z_j<1} g_j with g the gradient
+//! of (11), absolute, in the units of (11)'s gradient.
 
 use faer::{Accum, Mat, MatRef, Par};
 use mkc_core::{validate, Error, Result};
 use mkc_qp::{CappedSimplexSolver, QpMatrix};
+
+use crate::apg;
+
+/// Which algorithm solves the column QPs (11) (module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ZSolver {
+    /// Accelerated projected gradient on the whole Z, every column (with the projected
+    /// equality-constrained start when Z is dense).
+    Apg,
+    /// Pairwise SMO per column (mkc-qp), exact.
+    Smo,
+    /// APG, except that columns whose start has at most n/2 non-zeros are solved by SMO
+    /// (default; the fastest on AR for every α of the grid, crate docs).
+    #[default]
+    Auto,
+}
 
 /// Result of one Z step.
 #[derive(Debug, Clone)]
@@ -30,26 +50,21 @@ pub struct ZStep {
     pub objective: f64,
     /// Largest KKT violation over the columns.
     pub max_kkt_violation: f64,
-    /// Total SMO pair updates.
+    /// Total SMO pair updates (SMO, and the columns [`ZSolver::Auto`] gives to SMO).
     pub pair_updates: usize,
+    /// APG iterations (the largest over the column blocks; 0 for SMO).
+    pub apg_iterations: usize,
     /// Whether every column met the KKT tolerance.
     pub converged: bool,
 }
 
-/// Solve (11) for every column. `k` must be symmetric (it is symmetrised exactly here,
-/// after validation), `p` is n x c, `warm` (n x n) the previous Z.
-///
-/// # Errors
-/// Invalid `k` (not square, non-finite, not symmetric), `p` or `warm` of the wrong shape
-/// or non-finite, α ≤ 0 or β < 0.
-pub fn solve_z(
+fn check_inputs(
     k: MatRef<'_, f64>,
     p: MatRef<'_, f64>,
     alpha: f64,
     beta: f64,
     warm: Option<MatRef<'_, f64>>,
-    solver: &CappedSimplexSolver,
-) -> Result<ZStep> {
+) -> Result<()> {
     let n = validate::kernel("K", k)?;
     validate::positive("alpha", alpha)?;
     validate::non_negative("beta", beta)?;
@@ -65,11 +80,17 @@ pub fn solve_z(
         validate::dims("warm start", w, n, n)?;
         validate::finite("warm start", w)?;
     }
-    z_step(k, p, alpha, beta, warm, solver)
+    Ok(())
 }
 
-/// [`solve_z`] without validation (the caller validated once).
-pub(crate) fn z_step(
+/// Solve (11) for every column with SMO (exact to the solver's tolerance). `k` must be
+/// symmetric (it is symmetrised exactly here, after validation), `p` is n x c, `warm`
+/// (n x n) the previous Z.
+///
+/// # Errors
+/// Invalid `k` (not square, non-finite, not symmetric), `p` or `warm` of the wrong shape
+/// or non-finite, α ≤ 0 or β < 0.
+pub fn solve_z(
     k: MatRef<'_, f64>,
     p: MatRef<'_, f64>,
     alpha: f64,
@@ -77,17 +98,47 @@ pub(crate) fn z_step(
     warm: Option<MatRef<'_, f64>>,
     solver: &CappedSimplexSolver,
 ) -> Result<ZStep> {
+    check_inputs(k, p, alpha, beta, warm)?;
+    z_step_smo(k, p, alpha, beta, warm, solver)
+}
+
+/// Solve (11) for every column with the accelerated projected gradient, to KKT
+/// violation `tol` (> 0) or `max_iter` (≥ 1) iterations. Computes the step size
+/// (λ_max(ΠKΠ), one small eigensolve); errors as [`solve_z`], plus invalid `tol` /
+/// `max_iter`.
+pub fn solve_z_apg(
+    k: MatRef<'_, f64>,
+    p: MatRef<'_, f64>,
+    alpha: f64,
+    beta: f64,
+    warm: Option<MatRef<'_, f64>>,
+    tol: f64,
+    max_iter: usize,
+) -> Result<ZStep> {
+    check_inputs(k, p, alpha, beta, warm)?;
+    validate::positive("tol", tol)?;
+    if max_iter == 0 {
+        return Err(Error::param("max_iter", 0, "must be at least 1"));
+    }
+    let lam = crate::lipschitz::tangent_lambda_max(k, 0)?;
+    z_step_apg(k, p, alpha, beta, warm, lam, tol, max_iter, None)
+}
+
+/// K exactly symmetrised, as an n² column-major vector.
+fn symmetric_copy(k: MatRef<'_, f64>) -> Vec<f64> {
     let n = k.nrows();
-    // Q = 2(αI + K), exactly symmetric.
-    let q = Mat::from_fn(n, n, |i, j| {
-        let s = k[(i, j)] + k[(j, i)];
-        if i == j {
-            s + 2.0 * alpha
-        } else {
-            s
+    let mut v = vec![0.0; n * n];
+    for j in 0..n {
+        for i in 0..n {
+            v[j * n + i] = 0.5 * (k[(i, j)] + k[(j, i)]);
         }
-    });
-    // C = β/2 · D − 2K with D_ij = r_i + r_j − 2(PPᵀ)_ij, r_i = ‖P_i‖².
+    }
+    v
+}
+
+/// C = β/2 · D − 2K with D_ij = r_i + r_j − 2(PPᵀ)_ij, r_i = ‖P_i‖² (K symmetrised).
+fn linear_terms(k: MatRef<'_, f64>, p: MatRef<'_, f64>, beta: f64) -> Mat<f64> {
+    let n = k.nrows();
     let mut c = Mat::<f64>::zeros(n, n);
     if beta > 0.0 {
         faer::linalg::matmul::matmul(
@@ -106,12 +157,98 @@ pub(crate) fn z_step(
             c[(i, j)] = 0.5 * beta * d - (k[(i, j)] + k[(j, i)]);
         }
     }
+    c
+}
+
+/// Whether the projected equality-constrained start is worth its cost (one Cholesky
+/// factorisation and a solve): without a warm start, or when the warm start is dense
+/// (more than n²/8 non-zeros, the regime where the solution has few zeros).
+fn newton_worthwhile(warm: Option<MatRef<'_, f64>>) -> bool {
+    match warm {
+        None => true,
+        Some(w) => {
+            let n = w.nrows();
+            let nnz: usize = (0..w.ncols())
+                .map(|j| w.col(j).iter().filter(|&&x| x != 0.0).count())
+                .sum();
+            nnz * 8 > n * n || is_identity(w)
+        }
+    }
+}
+
+fn is_identity(w: MatRef<'_, f64>) -> bool {
+    (0..w.ncols()).all(|j| {
+        w.col(j)
+            .iter()
+            .enumerate()
+            .all(|(i, &x)| x == if i == j { 1.0 } else { 0.0 })
+    })
+}
+
+/// [`solve_z_apg`] without validation, with a precomputed `lam` ≥ λ_max(ΠKΠ); `smo`:
+/// finish sparse columns by SMO ([`ZSolver::Auto`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn z_step_apg(
+    k: MatRef<'_, f64>,
+    p: MatRef<'_, f64>,
+    alpha: f64,
+    beta: f64,
+    warm: Option<MatRef<'_, f64>>,
+    lam: f64,
+    tol: f64,
+    max_iter: usize,
+    smo: Option<&CappedSimplexSolver>,
+) -> Result<ZStep> {
+    let c = linear_terms(k, p, beta);
+    let kc = symmetric_copy(k);
+    let pb = apg::Problem {
+        kc: &kc,
+        c: c.as_ref(),
+        alpha,
+        lam,
+        tol,
+        max_iter,
+        newton: newton_worthwhile(warm),
+        smo,
+    };
+    let out = apg::solve(&pb, warm)?;
+    Ok(ZStep {
+        z: out.z,
+        objective: out.objective,
+        max_kkt_violation: out.max_kkt_violation,
+        pair_updates: out.pair_updates,
+        apg_iterations: out.iterations,
+        converged: out.converged,
+    })
+}
+
+/// [`solve_z`] without validation (the caller validated once).
+pub(crate) fn z_step_smo(
+    k: MatRef<'_, f64>,
+    p: MatRef<'_, f64>,
+    alpha: f64,
+    beta: f64,
+    warm: Option<MatRef<'_, f64>>,
+    solver: &CappedSimplexSolver,
+) -> Result<ZStep> {
+    let n = k.nrows();
+    // Q = 2(αI + K), exactly symmetric.
+    let q = Mat::from_fn(n, n, |i, j| {
+        let s = k[(i, j)] + k[(j, i)];
+        if i == j {
+            s + 2.0 * alpha
+        } else {
+            s
+        }
+    });
+    let c = linear_terms(k, p, beta);
     let qm = QpMatrix::new(q.as_ref())?;
     let sol = solver.solve_batch(&qm, c.as_ref(), warm)?;
     Ok(ZStep {
         objective: sol.objective.iter().sum(),
         max_kkt_violation: sol.max_kkt_violation(),
         pair_updates: sol.n_iter.iter().sum(),
+        apg_iterations: 0,
         converged: sol.all_converged(),
         z: sol.z,
     })

@@ -9,7 +9,7 @@ use super::{Input, KernelUse, Method, Outcome};
 use crate::params::{ParamKind, ParamSet, ParamSpec};
 use mkc_core::{Error, ParamGuard, Result};
 use mkc_kmeans::KMeansParams;
-use mkc_scmk::{ScmkParams, ScskParams, TwinFit};
+use mkc_scmk::{ScmkParams, ScskParams, TwinFit, ZSolver};
 
 /// SCMK, Algorithm 2 (all kernels).
 pub struct Scmk;
@@ -51,8 +51,14 @@ fn specs(min_iter: &'static str, max_iter: &'static str) -> Vec<ParamSpec> {
         ParamSpec::new(
             "qp_tol",
             ParamKind::Float,
-            "1e-10",
+            "1e-6",
             "KKT tolerance of the column QPs (11)",
+        ),
+        ParamSpec::new(
+            "z_solver",
+            ParamKind::Choice(&["auto", "apg", "smo"]),
+            "auto",
+            "Z step: accelerated projected gradient with SMO for sparse columns (auto), APG alone, or SMO alone",
         ),
         ParamSpec::new(
             "n_init",
@@ -70,9 +76,18 @@ macro_rules! build {
             .max_iter($p.usize("max_iter")?)
             .tol($p.f64("tol")?)
             .qp_tol($p.f64("qp_tol")?)
+            .z_solver(z_solver($p.str("z_solver")?))
             .n_init($p.usize("n_init")?)
             .seed($seed)
     };
+}
+
+fn z_solver(name: &str) -> ZSolver {
+    match name {
+        "apg" => ZSolver::Apg,
+        "smo" => ZSolver::Smo,
+        _ => ZSolver::Auto,
+    }
 }
 
 fn outcome(fit: TwinFit, weights: bool) -> Outcome {
@@ -88,6 +103,14 @@ fn outcome(fit: TwinFit, weights: bool) -> Outcome {
                     .fold(f64::NEG_INFINITY, f64::max),
             ),
             ("z_nnz".into(), i.z_nnz.last().copied().unwrap_or(0) as f64),
+            (
+                "apg_iterations".into(),
+                i.apg_iterations.iter().sum::<usize>() as f64,
+            ),
+            (
+                "smo_pair_updates".into(),
+                i.qp_pair_updates.iter().sum::<usize>() as f64,
+            ),
         ],
         objective: i.objective.clone(),
         iterations: i.iterations,
