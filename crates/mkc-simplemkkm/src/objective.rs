@@ -51,6 +51,9 @@ pub struct Evaluation {
     pub h: Mat<f64>,
     /// The k largest eigenvalues of K_γ, descending.
     pub eigenvalues: Vec<f64>,
+    /// `tr(Hᵀ K_p H)` for every base kernel when the evaluator had them for free
+    /// (the subspace evaluator); `None` otherwise.
+    pub alignments: Option<Vec<f64>>,
 }
 
 /// Evaluator of J over fixed base kernels, with a reused buffer for `K_γ`.
@@ -168,6 +171,7 @@ impl<'a> Objective<'a> {
             value,
             h: pairs.vectors,
             eigenvalues: pairs.values,
+            alignments: None,
         })
     }
 

@@ -6,6 +6,7 @@ use mkc_linalg::eigen::EigenOptions;
 
 use crate::labels::LabelOptions;
 use crate::line_search::{Armijo, GoldenSection};
+use crate::oracle::Solver;
 use crate::preprocess::Preprocessing;
 
 /// Line search on the step along the descent direction of eq. (9).
@@ -77,8 +78,12 @@ pub struct SimpleMkkmParams {
     pub preprocessing: Preprocessing,
     /// Eigensolver options ([`default_eigen_options`]).
     pub eigen: EigenOptions,
-    /// Warm-start every eigensolve from the nearest H already computed (default true).
+    /// Warm-start every eigensolve from the nearest H already computed (default true;
+    /// used by [`Solver::Eigensolver`] and the first solve).
     pub warm_start: bool,
+    /// How J is evaluated: shared-subspace Rayleigh–Ritz (default) or an eigensolve
+    /// per evaluation ([`Solver`]).
+    pub solver: Solver,
     /// Final k-means on the row-normalised H.
     pub labels: LabelOptions,
 }
@@ -97,6 +102,7 @@ impl SimpleMkkmParams {
             preprocessing: Preprocessing::default(),
             eigen: default_eigen_options(),
             warm_start: true,
+            solver: Solver::default(),
             labels: LabelOptions::default(),
         }
     }
@@ -118,7 +124,8 @@ macro_rules! builders {
 }
 builders!(SimpleMkkmParams {
     tol: f64, max_iter: usize, step_cap: Option<f64>, line_search: LineSearch, refine_on_stall: bool,
-    kkt_tol: f64, preprocessing: Preprocessing, eigen: EigenOptions, warm_start: bool, labels: LabelOptions,
+    kkt_tol: f64, preprocessing: Preprocessing, eigen: EigenOptions, warm_start: bool, solver: Solver,
+    labels: LabelOptions,
 });
 
 fn check_common(
@@ -151,6 +158,7 @@ impl ParamGuard for SimpleMkkmParams {
             validate::positive("step_cap", c)?;
         }
         self.line_search.check()?;
+        self.solver.check()?;
         Ok(crate::SimpleMkkm {
             params: SimpleMkkmParams {
                 eigen,

@@ -15,7 +15,8 @@ use mkc_core::{Fit, Result};
 use crate::gradient;
 use crate::labels;
 use crate::line_search::{GoldenSection, Termination};
-use crate::objective::Objective;
+use crate::objective::Evaluation;
+use crate::oracle::Oracle;
 use crate::params::{LineSearch, SimpleMkkmParams};
 use crate::preprocess::Prepared;
 use crate::reduced_gradient::kkt_residual;
@@ -38,12 +39,32 @@ pub struct SimpleMkkmInfo {
     pub iterations: usize,
     /// Whether `max |Δγ| < tol` was reached before `max_iter`.
     pub converged: bool,
-    /// Number of top-k eigensolves (one per J evaluation, including the first).
+    /// Number of exact top-k eigensolves: with the eigensolver, one per J evaluation
+    /// (including the first); with the subspace solver, the first (cold) solve plus one
+    /// certified Rayleigh–Ritz solve per accepted point (and any fallbacks).
     pub eigensolves: usize,
     /// Of which warm-started from an earlier H.
     pub warm_eigensolves: usize,
-    /// Total eigensolver time.
+    /// Total time of the exact eigensolves (subspace solver: including the subspace
+    /// expansions they needed).
     pub eigen_time: Duration,
+    /// Subspace solver: line-search trial points evaluated on the subspace.
+    pub projected_evaluations: usize,
+    /// Subspace solver: time spent on trial points (including subspace expansions).
+    pub trial_time: Duration,
+    /// Subspace solver: products of single base kernels with single vectors.
+    pub kernel_matvecs: usize,
+    /// Subspace solver: expansions of the subspace (each reads every base kernel once).
+    pub subspace_expansions: usize,
+    /// Subspace solver: of the kernel matvecs, those spent certifying accepted points.
+    pub certify_matvecs: usize,
+    /// Subspace solver: trial points answered by the small trial cache.
+    pub trial_cache_hits: usize,
+    /// Subspace solver: restarts of the subspace.
+    pub subspace_restarts: usize,
+    /// Subspace solver: updates repeated because the exact J at the chosen step did not
+    /// confirm the decrease promised by the approximate trial values.
+    pub retries: usize,
     /// Mean time per eigensolve.
     pub time_per_eigensolve: Duration,
     /// Total time spent forming `K_γ`.
@@ -112,13 +133,25 @@ impl SimpleMkkm {
         let views = prepared.views();
         let preprocessing_time = t_prep.elapsed();
         let t0 = Instant::now();
-        let mut obj = Objective::new(&views, p.n_clusters, p.eigen.clone(), p.warm_start)?;
+        let mut obj = Oracle::new(
+            &views,
+            p.n_clusters,
+            p.eigen.clone(),
+            p.warm_start,
+            p.solver,
+        )?;
         let m = views.len();
+        let grad_of = |gamma: &[f64], eval: &Evaluation| -> Result<Vec<f64>> {
+            Ok(match &eval.alignments {
+                Some(a) => gradient::gradient(gamma, a),
+                None => gradient::gradient(gamma, &gradient::alignments(&views, eval.h.as_ref())?),
+            })
+        };
 
         // Algorithm 1, line 2: γ = 1/m; line 4: H for K_γ; line 5: gradient.
         let gamma = vec![1.0 / m as f64; m];
-        let eval = obj.evaluate(&gamma, None)?;
-        let grad = gradient::gradient(&gamma, &gradient::alignments(&views, eval.h.as_ref())?);
+        let eval = obj.start(&gamma)?;
+        let grad = grad_of(&gamma, &eval)?;
         let mut it = Iterate { gamma, eval, grad };
         let mut info = SimpleMkkmInfo {
             objective_trace: vec![it.eval.value],
@@ -127,8 +160,23 @@ impl SimpleMkkm {
         };
 
         let mut ls = p.line_search;
+        let mut failures = 0usize;
         while info.iterations < p.max_iter {
             let up = update(&mut obj, &it, &ls, p.step_cap)?;
+            obj.set_exact_trials(false);
+            if up.retry {
+                // The subspace now holds the eigenvectors at the rejected step: search
+                // again; after two failures with exact (certified) trial values.
+                info.retries += 1;
+                failures += 1;
+                if failures >= 2 {
+                    obj.set_exact_trials(true);
+                }
+                if failures <= 2 {
+                    continue;
+                }
+            }
+            failures = 0;
             info.line_search_evaluations.push(up.evaluations);
             info.line_search_terminations.push(up.termination);
             let delta = match up.next {
@@ -138,8 +186,7 @@ impl SimpleMkkm {
                         .zip(&it.gamma)
                         .map(|(a, b)| (a - b).abs())
                         .fold(0.0, f64::max);
-                    let grad =
-                        gradient::gradient(&gamma, &gradient::alignments(&views, eval.h.as_ref())?);
+                    let grad = grad_of(&gamma, &eval)?;
                     it = Iterate { gamma, eval, grad };
                     delta
                 }
@@ -169,11 +216,23 @@ impl SimpleMkkm {
             }
         }
 
-        let stats = obj.stats().clone();
-        info.eigensolves = stats.eigensolves;
+        let os = obj.stats();
+        let stats = os.eval.clone();
+        info.eigensolves = stats.eigensolves + os.certified;
+        info.projected_evaluations = os.projected_evaluations;
+        info.trial_time = os.trial_time;
+        info.kernel_matvecs = os.kernel_matvecs;
+        info.subspace_restarts = os.subspace_restarts;
+        info.subspace_expansions = os.expansions;
+        info.certify_matvecs = os.certify_matvecs;
+        info.trial_cache_hits = os.cache_hits;
         info.warm_eigensolves = stats.warm_eigensolves;
-        info.eigen_time = stats.eigen_time;
-        info.time_per_eigensolve = stats.time_per_eigensolve();
+        info.eigen_time = stats.eigen_time + os.certify_time;
+        info.time_per_eigensolve = if info.eigensolves == 0 {
+            Duration::ZERO
+        } else {
+            info.eigen_time / info.eigensolves as u32
+        };
         info.combine_time = stats.combine_time;
         info.matvecs = stats.matvecs;
         info.dense_solves = stats.dense_solves;

@@ -11,14 +11,19 @@
 //! (0.1 in the authors' code) is applied to every boundary step, also inside the walk.
 //!
 //! Every trial eigensolve is warm-started from the H of the nearest step already
-//! evaluated (step 0 is the current γ).
+//! evaluated (step 0 is the current γ). With the subspace solver
+//! ([`Solver::Subspace`](crate::Solver)) trial values are Rayleigh–Ritz values (lower
+//! bounds of J) and only the accepted point is solved exactly; its exact J decides
+//! whether the step is taken ([`Update::retry`] tells the caller when it was not
+//! although the trials promised a decrease).
 
 use faer::MatRef;
-use mkc_core::{Error, Result};
+use mkc_core::Result;
 
 use crate::gradient;
 use crate::line_search::{LineSearchResult, Termination};
-use crate::objective::{Evaluation, Objective};
+use crate::objective::Evaluation;
+use crate::oracle::Oracle;
 use crate::params::LineSearch;
 use crate::reduced_gradient::{
     descent_direction, max_step, restrict_direction, step_on_simplex, unit_normalised, Direction,
@@ -39,13 +44,17 @@ pub(crate) struct Update {
     pub evaluations: usize,
     /// How the line search stopped.
     pub termination: Termination,
+    /// The trials (approximate values) promised a decrease that the exact J at the
+    /// chosen step did not confirm: γ unchanged, try again.
+    pub retry: bool,
 }
 
 /// Trial points of one line search along `base + s·d`, with their evaluations.
 struct Trials<'o, 'a> {
-    obj: &'o mut Objective<'a>,
+    obj: &'o mut Oracle<'a>,
     base: Vec<f64>,
     d: Vec<f64>,
+    /// Exact evaluations by step.
     done: Vec<(f64, Evaluation)>,
     evaluations: usize,
 }
@@ -62,22 +71,28 @@ impl Trials<'_, '_> {
         let g = step_on_simplex(&self.base, &self.d, s);
         // Borrow split: compute the warm start before the mutable call.
         let start = self.nearest(s).map(|h| h.to_owned());
-        let e = self.obj.evaluate(&g, start.as_ref().map(|h| h.as_ref()))?;
+        let (v, e) = self.obj.trial(&g, start.as_ref().map(|h| h.as_ref()))?;
         self.evaluations += 1;
-        let v = e.value;
-        self.done.push((s, e));
+        if let Some(e) = e {
+            self.done.push((s, e));
+        }
         Ok(v)
     }
 
-    fn take(&mut self, s: f64) -> Option<Evaluation> {
-        let i = self.done.iter().position(|(t, _)| *t == s)?;
-        Some(self.done.swap_remove(i).1)
+    /// The exact evaluation at step `s` (made now when the trial was approximate).
+    fn exact(&mut self, s: f64) -> Result<Evaluation> {
+        if let Some(i) = self.done.iter().position(|(t, _)| *t == s) {
+            return Ok(self.done.swap_remove(i).1);
+        }
+        let g = step_on_simplex(&self.base, &self.d, s);
+        let start = self.nearest(s).map(|h| h.to_owned());
+        self.obj.accept(&g, start.as_ref().map(|h| h.as_ref()))
     }
 }
 
 /// One γ update from `it` (see the module docs).
 pub(crate) fn update(
-    obj: &mut Objective<'_>,
+    obj: &mut Oracle<'_>,
     it: &Iterate,
     ls: &LineSearch,
     cap: Option<f64>,
@@ -86,6 +101,7 @@ pub(crate) fn update(
         next: None,
         evaluations,
         termination,
+        retry: false,
     };
     let cap_of = |s: f64| cap.map_or(s, |c| s.min(c));
     let gh = unit_normalised(&it.grad);
@@ -101,6 +117,7 @@ pub(crate) fn update(
         evaluations: 0,
     };
     let value0 = it.eval.value;
+    let approximate = trials.obj.approximate_trials();
 
     let result: LineSearchResult = match ls {
         LineSearch::Armijo(a) => {
@@ -114,16 +131,20 @@ pub(crate) fn update(
             loop {
                 let v = trials.eval(smax)?;
                 if v < base_value {
-                    // Move the base point to the boundary trial and continue from there.
+                    // Move the base point to the boundary trial and continue from there
+                    // (with its exact evaluation: the warm start of the next trials).
+                    // Approximate trials need no evaluation there (no warm start).
                     let new_base = step_on_simplex(&trials.base, &trials.d, smax);
-                    let e = trials.take(smax).ok_or_else(|| {
-                        Error::numerical("SimpleMKKM line search", "lost a trial evaluation")
-                    })?;
+                    let done = if approximate {
+                        Vec::new()
+                    } else {
+                        vec![(0.0, trials.exact(smax)?)]
+                    };
                     base_value = v;
                     restrict_direction(&new_base, &mut dir);
                     trials.base = new_base;
                     trials.d = dir.d.clone();
-                    trials.done = vec![(0.0, e)];
+                    trials.done = done;
                     match max_step(&trials.base, &trials.d).filter(|&s| s > 0.0) {
                         Some(s) => {
                             scale = s;
@@ -152,14 +173,19 @@ pub(crate) fn update(
     let evaluations = trials.evaluations;
     if result.value < value0 {
         let gamma = step_on_simplex(&trials.base, &trials.d, result.step);
-        let eval = match trials.take(result.step) {
-            Some(e) => e,
-            None => trials.obj.evaluate(&gamma, Some(it.eval.h.as_ref()))?,
-        };
+        let eval = trials.exact(result.step)?;
+        if eval.value < value0 {
+            return Ok(Update {
+                next: Some((gamma, eval)),
+                evaluations,
+                termination: result.termination,
+                retry: false,
+            });
+        }
+        // Only approximate trial values can promise a decrease that is not there.
         Ok(Update {
-            next: Some((gamma, eval)),
-            evaluations,
-            termination: result.termination,
+            retry: approximate,
+            ..no_move(evaluations, result.termination)
         })
     } else {
         Ok(no_move(evaluations, result.termination))

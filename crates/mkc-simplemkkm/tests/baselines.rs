@@ -87,3 +87,94 @@ fn baselines_reject_bad_input() {
     let zero = Mat::<f64>::zeros(10, 10);
     assert!(mk.fit(&[zero.as_ref()]).is_err());
 }
+
+#[test]
+fn mkkm_mir_objective_never_increases_and_lambda_zero_is_mkkm() {
+    use mkc_simplemkkm::MkkmMirParams;
+    let (ks, truth) = common::gaussian_views(60, 3, &[0.5, 2.0, 6.0]);
+    let views: Vec<_> = ks.iter().map(|m| m.as_ref()).collect();
+    for lambda in [0.0, 1e-3, 1.0, 100.0] {
+        let fit = MkkmMirParams::new(3)
+            .lambda(lambda)
+            .check()
+            .unwrap()
+            .fit(&views)
+            .unwrap();
+        let tr = &fit.info.objective_trace;
+        // F(H_t, γ_{t−1}): H maximises, the QP minimises; the 1e-6 thresholding of the
+        // weights may add a little
+        for w in tr.windows(2) {
+            assert!(w[1] <= w[0] * (1.0 + 1e-6), "λ = {lambda}: {tr:?}");
+        }
+        assert!((fit.gamma.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!(fit.gamma.iter().all(|&g| g >= 0.0));
+        assert!(fit.info.converged);
+        let acc = mkc_metrics::accuracy(&truth, &fit.labels(3).unwrap()).unwrap();
+        assert!(acc > 0.8, "λ = {lambda}: {acc}");
+    }
+    // λ = 0: the QP is MKKM's eq. (2), γ_p ∝ 1/(tr K_p − tr HᵀK_pH)
+    let mir = MkkmMirParams::new(3)
+        .lambda(0.0)
+        .tol(1e-12)
+        .max_iter(60)
+        .check()
+        .unwrap()
+        .fit(&views)
+        .unwrap();
+    let mkkm = MkkmParams::new(3)
+        .tol(1e-12)
+        .max_iter(60)
+        .check()
+        .unwrap()
+        .fit(&views)
+        .unwrap();
+    for (a, b) in mir.gamma.iter().zip(&mkkm.gamma) {
+        assert!((a - b).abs() < 1e-5, "{:?} vs {:?}", mir.gamma, mkkm.gamma);
+    }
+    // a large λ spreads the weight over the least correlated kernels: the gradient of
+    // γᵀMγ is equal on the support (KKT of the λ-dominated QP)
+    let big = MkkmMirParams::new(3)
+        .lambda(1e8)
+        .check()
+        .unwrap()
+        .fit(&views)
+        .unwrap();
+    let mg: Vec<f64> = (0..3)
+        .map(|p| (0..3).map(|q| big.m[(p, q)] * big.gamma[q]).sum())
+        .collect();
+    let support: Vec<f64> = mg
+        .iter()
+        .zip(&big.gamma)
+        .filter(|(_, &g)| g > 0.0)
+        .map(|(&v, _)| v)
+        .collect();
+    let (lo, hi) = support
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+    assert!((hi - lo) / hi < 1e-4, "{mg:?} {:?}", big.gamma);
+}
+
+#[test]
+fn mkkm_mir_rejects_bad_input() {
+    use mkc_simplemkkm::MkkmMirParams;
+    let (ks, _) = common::gaussian_views(20, 2, &[0.5, 1.0]);
+    let model = MkkmMirParams::new(2).check().unwrap();
+    let mut nan = ks[1].clone();
+    nan[(1, 2)] = f64::NAN;
+    nan[(2, 1)] = f64::NAN;
+    assert!(matches!(
+        model.fit(&[ks[0].as_ref(), nan.as_ref()]),
+        Err(mkc_core::Error::NonFinite { .. })
+    ));
+    let small = faer::Mat::<f64>::identity(5, 5);
+    assert!(matches!(
+        model.fit(&[ks[0].as_ref(), small.as_ref()]),
+        Err(mkc_core::Error::Shape { .. })
+    ));
+    assert!(model.fit(&[]).is_err());
+    assert!(MkkmMirParams::new(30)
+        .check()
+        .unwrap()
+        .fit(&[ks[0].as_ref()])
+        .is_err());
+}

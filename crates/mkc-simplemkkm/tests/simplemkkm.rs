@@ -7,7 +7,7 @@ use faer::{Mat, MatRef};
 use mkc_core::{Error, ParamGuard};
 use mkc_simplemkkm::{
     default_eigen_options, gradient, objective::Objective, reduced_gradient, Armijo, GoldenSection,
-    LineSearch, Preprocessing, SimpleMkkmParams,
+    LineSearch, Preprocessing, SimpleMkkmParams, Solver,
 };
 
 fn refs(ks: &[Mat<f64>]) -> Vec<MatRef<'_, f64>> {
@@ -136,11 +136,7 @@ fn closed_form_for_scaled_copies_of_one_kernel() {
         .unwrap();
     let s: f64 = c.iter().map(|v| 1.0 / v).sum();
     for (g, cp) in fit.gamma.iter().zip(&c) {
-        assert!(
-            (g - 1.0 / cp / s).abs() < 1e-4,
-            "{:?}",
-            fit.gamma
-        );
+        assert!((g - 1.0 / cp / s).abs() < 1e-4, "{:?}", fit.gamma);
     }
     // identical kernels: γ = 1/m is already optimal and is returned unchanged
     let same = vec![ks[0].clone(), ks[0].clone()];
@@ -157,11 +153,13 @@ fn warm_and_cold_eigensolves_agree_and_are_counted() {
     let (ks, _) = gaussian_views(70, 3, &[0.5, 2.0, 4.0]);
     let views = refs(&ks);
     let warm = SimpleMkkmParams::new(3)
+        .solver(Solver::Eigensolver)
         .check()
         .unwrap()
         .fit(&views)
         .unwrap();
     let cold = SimpleMkkmParams::new(3)
+        .solver(Solver::Eigensolver)
         .warm_start(false)
         .check()
         .unwrap()
@@ -249,4 +247,124 @@ fn bad_inputs_are_typed_errors() {
         mkc_simplemkkm::labels_from_h(hn.as_ref(), 2, 1),
         Err(Error::NonFinite { .. })
     ));
+}
+
+/// The subspace solver (default) against the reference path (an eigensolve per J
+/// evaluation): same γ, same J, J never increases on either, same work accounting.
+fn compare_solvers(n: usize, k: usize, spread: &[f64]) {
+    let (ks, _) = gaussian_views(n, k, spread);
+    let views = refs(&ks);
+    let fit = |solver| {
+        SimpleMkkmParams::new(k)
+            .solver(solver)
+            .check()
+            .unwrap()
+            .fit(&views)
+            .unwrap()
+    };
+    let exact = fit(Solver::Eigensolver);
+    let fast = fit(Solver::default());
+    for (a, b) in fast.gamma.iter().zip(&exact.gamma) {
+        assert!(
+            (a - b).abs() < 1e-4,
+            "{:?} vs {:?}",
+            fast.gamma,
+            exact.gamma
+        );
+    }
+    assert!(
+        (fast.objective - exact.objective).abs() <= 1e-9 * exact.objective,
+        "{} vs {}",
+        fast.objective,
+        exact.objective
+    );
+    for f in [&fast, &exact] {
+        assert!(f.info.converged);
+        assert!(f.info.objective_trace.windows(2).all(|w| w[1] <= w[0]));
+        assert!(on_simplex(&f.gamma));
+        assert!(f.info.kkt_residual < 1e-4, "{}", f.info.kkt_residual);
+    }
+    // the returned J, H and gradient are exact: compare with a fresh dense solve
+    let kg = mkc_linalg::weighted_sum(
+        &fast.gamma.iter().map(|g| g * g).collect::<Vec<_>>(),
+        &Preprocessing::default()
+            .apply(&views)
+            .unwrap()
+            .iter()
+            .map(|m| m.as_ref())
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let dense = mkc_linalg::eigen::dense_sym(kg.as_ref()).unwrap();
+    let top: f64 = dense.values.iter().rev().take(k).sum();
+    assert!(
+        (top - fast.objective).abs() <= 1e-9 * top,
+        "{top} vs {}",
+        fast.objective
+    );
+    let i = &fast.info;
+    assert_eq!(
+        i.projected_evaluations,
+        i.line_search_evaluations.iter().sum::<usize>()
+    );
+    assert!(i.kernel_matvecs > 0 && i.subspace_expansions > 0);
+    // one cold solve, one certified solve at γ = 1/m and one per accepted point (plus
+    // rejected steps); far fewer exact solves than the reference path
+    let accepted = i.objective_trace.windows(2).filter(|w| w[1] < w[0]).count();
+    assert!(i.eigensolves >= 2 + accepted, "{i:?}");
+    assert!(i.eigensolves <= 2 + i.iterations + i.retries, "{i:?}");
+    assert!(i.eigensolves < exact.info.eigensolves);
+}
+
+#[test]
+fn subspace_solver_matches_the_eigensolver_path_small() {
+    compare_solvers(90, 3, &[0.5, 2.0, 4.0]);
+}
+
+#[test]
+fn subspace_solver_matches_the_eigensolver_path_block_lanczos() {
+    // n > 256: the reference path uses block Lanczos, the subspace its cold start only
+    compare_solvers(320, 4, &[0.8, 2.5, 5.0]);
+}
+
+#[test]
+fn bad_solver_tolerance_is_named() {
+    for t in [0.0, -1.0, f64::NAN, 0.9] {
+        match SimpleMkkmParams::new(3)
+            .solver(Solver::Subspace { trial_tol: t })
+            .check()
+        {
+            Err(Error::InvalidParam { name, .. }) => assert_eq!(name, "solver.trial_tol"),
+            other => panic!("{t}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn crude_trial_values_never_let_j_increase() {
+    // trial_tol 0.5: trial values are poor lower bounds of J; the certified J at the
+    // chosen step decides, rejected steps are retried, and the optimum is unchanged.
+    let (ks, _) = gaussian_views(300, 4, &[0.8, 2.5, 5.0]);
+    let views = refs(&ks);
+    let run = |solver| {
+        SimpleMkkmParams::new(4)
+            .solver(solver)
+            .check()
+            .unwrap()
+            .fit(&views)
+            .unwrap()
+    };
+    let crude = run(Solver::Subspace { trial_tol: 0.5 });
+    let exact = run(Solver::Eigensolver);
+    let tr = &crude.info.objective_trace;
+    assert!(tr.windows(2).all(|w| w[1] <= w[0]), "{tr:?}");
+    assert!(crude.info.converged);
+    for (a, b) in crude.gamma.iter().zip(&exact.gamma) {
+        assert!(
+            (a - b).abs() < 1e-4,
+            "{:?} vs {:?}",
+            crude.gamma,
+            exact.gamma
+        );
+    }
 }

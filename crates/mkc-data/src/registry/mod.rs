@@ -12,6 +12,11 @@ mod schema;
 
 pub use schema::{DatasetEntry, Expect, Format, NanHandling};
 
+/// The checksum of a file a user supplies and we have never seen (e.g. the SimpleMKKM
+/// authors' `*_Kmatrix.mat` kernels): the file is required, its bytes are not verified,
+/// and the loaded data is still checked against `expect` (n, d, number of classes).
+pub const UNVERIFIED: &str = "unverified";
+
 use crate::datadir::{sha256_file, DataDir};
 use crate::dataset::Dataset;
 use mkc_core::{Error, Result};
@@ -160,15 +165,15 @@ impl Registry {
                 }
             }
             for (rel, sha) in &e.files {
-                if sha.len() != 64
-                    || !sha
+                let is_sha = sha.len() == 64
+                    && sha
                         .bytes()
-                        .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
-                {
+                        .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase());
+                if sha != UNVERIFIED && !is_sha {
                     return Err(self.cfg(
                         name,
                         &format!("files.\"{rel}\""),
-                        format!("`{sha}` is not a lower-case sha256"),
+                        format!("`{sha}` is not a lower-case sha256 (or `{UNVERIFIED}`)"),
                     ));
                 }
                 if rel.starts_with('/') || rel.split('/').any(|c| c == "..") {
@@ -192,8 +197,21 @@ impl Registry {
                     "`one_hot` needs the columns to encode",
                 ));
             }
+            match (e.expect.classes.is_empty(), e.expect.n_classes) {
+                (true, None) => {
+                    return Err(self.cfg(name, "expect", "give `classes` (counts) or `n_classes`"))
+                }
+                (false, Some(k)) if k != e.expect.classes.len() => {
+                    return Err(self.cfg(
+                        name,
+                        "expect.n_classes",
+                        format!("{k}, but `classes` lists {}", e.expect.classes.len()),
+                    ))
+                }
+                _ => {}
+            }
             let total: usize = e.expect.classes.values().sum();
-            if total != e.expect.n {
+            if !e.expect.classes.is_empty() && total != e.expect.n {
                 return Err(self.cfg(
                     name,
                     "expect.classes",
@@ -271,7 +289,7 @@ impl Registry {
                     description: e.description.clone(),
                     n: e.expect.n,
                     d: e.expect.d,
-                    n_classes: e.expect.classes.len(),
+                    n_classes: e.expect.n_classes.unwrap_or(e.expect.classes.len()),
                     base: e.base.clone(),
                     present: self.status(name, dir)?.is_present(),
                 })
@@ -289,6 +307,9 @@ impl Registry {
                     sha256: f.sha256,
                     hint: dir.hint(&f.rel),
                 });
+            }
+            if f.sha256 == UNVERIFIED {
+                continue;
             }
             let found = sha256_file(&f.path)?;
             if found != f.sha256 {
@@ -314,18 +335,24 @@ impl Registry {
         let ds = load::load(name, base, eff, self.files(name)?, dir)?;
         let exp = &entry.expect;
         let counts: BTreeMap<String, usize> = ds.class_counts().into_iter().collect();
-        if ds.n_samples() != exp.n || ds.n_features() != exp.d || counts != exp.classes {
+        let classes_ok = if exp.classes.is_empty() {
+            exp.n_classes.is_none_or(|k| k == counts.len())
+        } else {
+            counts == exp.classes
+        };
+        if ds.n_samples() != exp.n || ds.n_features() != exp.d || !classes_ok {
             return Err(self.cfg(
                 name,
                 "expect",
                 format!(
-                    "loaded n = {}, d = {}, classes {:?}; the registry expects n = {}, d = {}, classes {:?}",
+                    "loaded n = {}, d = {}, classes {:?}; the registry expects n = {}, d = {}, classes {:?} ({} classes)",
                     ds.n_samples(),
                     ds.n_features(),
                     counts,
                     exp.n,
                     exp.d,
-                    exp.classes
+                    exp.classes,
+                    exp.n_classes.unwrap_or(exp.classes.len())
                 ),
             ));
         }

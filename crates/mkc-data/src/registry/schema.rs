@@ -51,8 +51,13 @@ pub struct Expect {
     pub n: usize,
     /// Features (sum over views; number of kernels for kernel files).
     pub d: usize,
-    /// Class name → count.
+    /// Class name → count. May be left out for files we do not hold (see
+    /// [`UNVERIFIED`](super::UNVERIFIED)); then `n_classes` is checked instead.
+    #[serde(default)]
     pub classes: BTreeMap<String, usize>,
+    /// Number of classes, for entries without per-class counts.
+    #[serde(default)]
+    pub n_classes: Option<usize>,
 }
 
 /// One dataset of the registry.
@@ -63,7 +68,8 @@ pub struct DatasetEntry {
     pub description: String,
     /// File layout (required unless `base` is given).
     pub format: Option<Format>,
-    /// Data-directory-relative path → sha256 (required unless `base` is given).
+    /// Data-directory-relative path → sha256 (required unless `base` is given), or
+    /// `"unverified"` for a file a user supplies whose bytes we have never seen.
     #[serde(default)]
     pub files: BTreeMap<String, String>,
     /// A derived dataset: the registered dataset whose files and reading rules it uses.

@@ -49,6 +49,7 @@ pub fn all() -> Vec<&'static dyn Method> {
         &simplemkkm::SimpleMkkm,
         &simplemkkm::Mkkm,
         &simplemkkm::AvgKkmSpectral,
+        &simplemkkm::MkkmMir,
         &rmkc::Rmkc,
         &itersvr::IterSvr,
         &lgmmc::Lgmmc,
