@@ -29,6 +29,22 @@ pub fn fixed2(x: f64) -> String {
     }
 }
 
+/// A missing file as the tables show it: relative to the data directory
+/// (`<data dir>/external/…`), so that the text does not depend on where the data lives.
+fn shown(file: &std::path::Path) -> String {
+    let parts: Vec<_> = file.components().collect();
+    match parts
+        .iter()
+        .position(|c| c.as_os_str() == "external" || c.as_os_str() == "bundle")
+    {
+        Some(i) => {
+            let rel: std::path::PathBuf = parts[i..].iter().collect();
+            format!("<data dir>/{}", rel.display())
+        }
+        None => file.display().to_string(),
+    }
+}
+
 fn row_label(report: &Report, key: &str) -> String {
     report
         .plan
@@ -47,7 +63,7 @@ fn cell_text(
     opts: RenderOptions,
 ) -> String {
     let ours = match &row.result {
-        Err(Unavailable::Missing(file)) if ci == 0 => format!("data missing: `{}`", file.display()),
+        Err(Unavailable::Missing(file)) if ci == 0 => format!("data missing: `{}`", shown(file)),
         Err(Unavailable::Missing(_)) => "data missing".to_string(),
         Err(Unavailable::Failed(_)) => "not run ¹".to_string(),
         Ok(cols) => match cols.get(ci) {
@@ -152,7 +168,7 @@ fn render_table(
             Err(Unavailable::Missing(f)) => problems.push(format!(
                 "{}: data missing (`{}` is not in the data directory; `mkc datasets` shows what is present)",
                 row_label(report, &row.key),
-                f.display()
+                shown(f)
             )),
             Err(Unavailable::Failed(e)) => problems.push(format!("¹ {}: {e}", row_label(report, &row.key))),
         }
