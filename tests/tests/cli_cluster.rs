@@ -367,3 +367,40 @@ fn gumkl_and_mvkkm_from_the_command_line_on_multiple_features() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn scsk_and_scmk_from_the_command_line() {
+    let dir = common::temp_dir("scmk");
+    let data = common::committed_data();
+    let d = data.to_str().unwrap();
+    let run = |tag: &str, method: &str, recipe: &str, extra: &[&str]| -> (i32, std::path::PathBuf) {
+        let out = dir.join(format!("{tag}.csv"));
+        let report = dir.join(format!("{tag}.json"));
+        let mut args = vec![
+            "mkc", "cluster", "--method", method, "--dataset", "ionosphere", "--recipe", recipe,
+            "--seed", "2", "--out", out.to_str().unwrap(), "--report", report.to_str().unwrap(),
+            "--data-dir", d,
+        ];
+        args.extend_from_slice(extra);
+        (mkc_cli::run_cli(args), report)
+    };
+    // SCSK on one kernel.
+    let (code, _) = run("scsk", "scsk", "gauss-median", &["--alpha", "0.1", "--beta", "1e-6"]);
+    assert_eq!(code, 0);
+    assert_eq!(lines(&dir.join("scsk.csv")).len(), 351);
+    // SCMK on the ten Gaussians: weights (eqs. 20-22) are non-negative and the square
+    // roots sum to one (the constraint Σ√w = 1 of eq. 19).
+    let (code, report) = run("scmk", "scmk", "gauss10-range", &["--alpha", "0.1", "--beta", "1e-6"]);
+    assert_eq!(code, 0);
+    let rec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    let w: Vec<f64> = rec["weights"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(w.len(), 10);
+    assert!(w.iter().all(|&x| x >= 0.0), "{w:?}");
+    let s: f64 = w.iter().map(|x| x.sqrt()).sum();
+    assert!((s - 1.0).abs() < 1e-6, "Σ√w = {s}, w = {w:?}");
+    assert_eq!(rec["params"]["alpha"], 0.1);
+    // A negative α is a user error, not a panic.
+    let (code, _) = run("bad", "scmk", "gauss10-range", &["--alpha=-1"]);
+    assert_eq!(code, 1);
+    std::fs::remove_dir_all(&dir).ok();
+}
