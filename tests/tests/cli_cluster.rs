@@ -39,19 +39,53 @@ fn lines(path: &std::path::Path) -> Vec<String> {
         .collect()
 }
 
-/// `mkc cluster --method kkm` on the committed Ionosphere data (one Gaussian kernel).
-fn kkm_ionosphere(out: &std::path::Path, report: Option<&std::path::Path>) -> i32 {
+/// `mkc cluster --method M --dataset D --recipe R --out OUT [--report REPORT] EXTRA…` on the
+/// committed data; returns the exit code.
+fn cluster(
+    method: &str,
+    dataset: &str,
+    recipe: &str,
+    out: &std::path::Path,
+    report: Option<&std::path::Path>,
+    extra: &[&str],
+) -> i32 {
     let data = common::committed_data();
-    let mut args = vec![
-        "mkc".to_string(), "cluster".into(), "--method".into(), "kkm".into(), "--dataset".into(),
-        "ionosphere".into(), "--recipe".into(), "gauss-median".into(), "--clusters".into(), "2".into(),
-        "--seed".into(), "3".into(), "--out".into(), out.display().to_string(), "--data-dir".into(),
+    let mut args: Vec<String> = [
+        "mkc",
+        "cluster",
+        "--method",
+        method,
+        "--dataset",
+        dataset,
+        "--recipe",
+        recipe,
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    args.extend([
+        "--out".into(),
+        out.display().to_string(),
+        "--data-dir".into(),
         data.display().to_string(),
-    ];
+    ]);
     if let Some(r) = report {
-        args.extend(["--report".to_string(), r.display().to_string()]);
+        args.extend(["--report".into(), r.display().to_string()]);
     }
+    args.extend(extra.iter().map(|a| a.to_string()));
     mkc_cli::run_cli(args)
+}
+
+/// `mkc cluster --method kkm` on Ionosphere (one Gaussian kernel), 2 clusters, seed 3.
+fn kkm_ionosphere(out: &std::path::Path, report: Option<&std::path::Path>) -> i32 {
+    cluster(
+        "kkm",
+        "ionosphere",
+        "gauss-median",
+        out,
+        report,
+        &["--clusters", "2", "--seed", "3"],
+    )
 }
 
 #[test]
@@ -111,74 +145,48 @@ fn user_errors_give_nonzero_exit_codes() {
     let data = common::committed_data();
     let o = out.to_str().unwrap();
     let d = data.to_str().unwrap();
-    // Unknown method, unknown dataset, option of another method, bad value, no input.
-    assert_eq!(
-        mkc_cli::run_cli([
-            "mkc",
-            "cluster",
-            "--method",
-            "nope",
-            "--dataset",
-            "ionosphere",
-            "--out",
-            o,
-            "--data-dir",
-            d
-        ]),
-        1
-    );
-    assert_eq!(
-        mkc_cli::run_cli([
-            "mkc",
-            "cluster",
-            "--method",
-            "kkm",
-            "--dataset",
-            "nope",
-            "--out",
-            o,
-            "--data-dir",
-            d
-        ]),
-        1
-    );
-    assert_eq!(
-        mkc_cli::run_cli([
-            "mkc",
-            "cluster",
-            "--method",
-            "kkm",
-            "--dataset",
-            "ionosphere",
-            "--recipe",
-            "gauss-median",
-            "--n_init",
-            "0",
-            "--out",
-            o,
-            "--data-dir",
-            d
-        ]),
-        1
-    );
-    assert_eq!(
-        mkc_cli::run_cli([
-            "mkc",
-            "cluster",
-            "--method",
-            "kkm",
-            "--dataset",
-            "ionosphere",
-            "--recipe",
-            "gauss10-range",
-            "--out",
-            o,
-            "--data-dir",
-            d
-        ]),
-        1,
-        "several kernels for a single-kernel method need --kernel-index"
-    );
+    // `mkc cluster` with these options (plus --out and --data-dir) fails with exit code 1.
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--method", "nope", "--dataset", "ionosphere"],
+            "unknown method",
+        ),
+        (&["--method", "kkm", "--dataset", "nope"], "unknown dataset"),
+        (
+            &[
+                "--method",
+                "kkm",
+                "--dataset",
+                "ionosphere",
+                "--recipe",
+                "gauss-median",
+                "--n_init",
+                "0",
+            ],
+            "bad value",
+        ),
+        (
+            &[
+                "--method",
+                "kkm",
+                "--dataset",
+                "ionosphere",
+                "--recipe",
+                "gauss10-range",
+            ],
+            "several kernels for a single-kernel method need --kernel-index",
+        ),
+        (
+            &["--method", "kkm", "--dataset", "ionosphere"],
+            "no recipe for a feature dataset",
+        ),
+    ];
+    for (opts, why) in cases {
+        let mut args = vec!["mkc", "cluster"];
+        args.extend_from_slice(opts);
+        args.extend_from_slice(&["--out", o, "--data-dir", d]);
+        assert_eq!(mkc_cli::run_cli(args), 1, "{why}");
+    }
     assert_eq!(
         mkc_cli::run_cli(["mkc", "cluster", "--method", "kkm", "--out", o]),
         2
@@ -298,37 +306,64 @@ ionosphere = { x = "70.1 ± 0.5" }
     let md = dir.join("tiny.md");
     let rec = dir.join("tiny.jsonl");
     let code = mkc_cli::run_cli([
-        "mkc", "run", cfg.to_str().unwrap(), "--out", md.to_str().unwrap(), "--records", rec.to_str().unwrap(), "--data-dir", d,
+        "mkc",
+        "run",
+        cfg.to_str().unwrap(),
+        "--out",
+        md.to_str().unwrap(),
+        "--records",
+        rec.to_str().unwrap(),
+        "--data-dir",
+        d,
     ]);
     assert_eq!(code, 0);
     let text = std::fs::read_to_string(&md).unwrap();
     assert!(text.contains("| Ionosphere | 351 |"), "{text}");
     assert!(text.contains("— (paper 70.1 ± 0.5)"), "{text}");
     // COIL-20 is not committed: its row says so, naming the file, and the run went on.
-    assert!(text.contains("data missing: `") && text.contains("COIL20"), "{text}");
+    assert!(
+        text.contains("data missing: `") && text.contains("COIL20"),
+        "{text}"
+    );
     assert_eq!(std::fs::read_to_string(&rec).unwrap().lines().count(), 2);
     std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Runs `mkc cluster --method M --dataset mfeat --recipe linear-per-view` with extra
 /// options and returns the report (JSON).
-fn cluster_mfeat(dir: &std::path::Path, tag: &str, method: &str, extra: &[&str]) -> serde_json::Value {
-    let data = common::committed_data();
+fn cluster_mfeat(
+    dir: &std::path::Path,
+    tag: &str,
+    method: &str,
+    extra: &[&str],
+) -> serde_json::Value {
     let out = dir.join(format!("{tag}.csv"));
     let report = dir.join(format!("{tag}.json"));
-    let mut args = vec![
-        "mkc", "cluster", "--method", method, "--dataset", "mfeat", "--recipe", "linear-per-view",
-        "--seed", "1", "--out", out.to_str().unwrap(), "--report", report.to_str().unwrap(),
-        "--data-dir", data.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    assert_eq!(mkc_cli::run_cli(args), 0, "{method} {extra:?}");
+    let mut opts = vec!["--seed", "1"];
+    opts.extend_from_slice(extra);
+    assert_eq!(
+        cluster(
+            method,
+            "mfeat",
+            "linear-per-view",
+            &out,
+            Some(&report),
+            &opts
+        ),
+        0,
+        "{method} {extra:?}"
+    );
     assert_eq!(lines(&out).len(), 2000);
     serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap()
 }
 
 fn weights(rec: &serde_json::Value) -> Vec<f64> {
-    rec["weights"].as_array().expect("weights in the report").iter().map(|w| w.as_f64().unwrap()).collect()
+    rec["weights"]
+        .as_array()
+        .expect("weights in the report")
+        .iter()
+        .map(|w| w.as_f64().unwrap())
+        .collect()
 }
 
 #[test]
@@ -353,16 +388,27 @@ fn gumkl_and_mvkkm_from_the_command_line_on_multiple_features() {
     let acc = uni_rec["metrics"]["acc"].as_f64().unwrap();
     assert!(acc > 60.0, "uniform-sum ACC {acc}");
     // MVKKM: weights on the simplex; the same seed gives the same labels.
-    let m = weights(&cluster_mfeat(&dir, "mv", "mvkkm", &["--p", "3", "--init", "fast-global"]));
-    assert!((m.iter().sum::<f64>() - 1.0).abs() < 1e-9 && m.iter().all(|&w| w >= 0.0), "{m:?}");
+    let m = weights(&cluster_mfeat(
+        &dir,
+        "mv",
+        "mvkkm",
+        &["--p", "3", "--init", "fast-global"],
+    ));
+    assert!(
+        (m.iter().sum::<f64>() - 1.0).abs() < 1e-9 && m.iter().all(|&w| w >= 0.0),
+        "{m:?}"
+    );
     // Bad p is a user error, not a panic.
-    let data = common::committed_data();
-    let o = dir.join("bad.csv");
+    let bad = dir.join("bad.csv");
     assert_eq!(
-        mkc_cli::run_cli([
-            "mkc", "cluster", "--method", "gumkl", "--dataset", "mfeat", "--recipe", "linear-per-view",
-            "--p", "0.5", "--out", o.to_str().unwrap(), "--data-dir", data.to_str().unwrap(),
-        ]),
+        cluster(
+            "gumkl",
+            "mfeat",
+            "linear-per-view",
+            &bad,
+            None,
+            &["--p", "0.5"]
+        ),
         1
     );
     std::fs::remove_dir_all(&dir).ok();
@@ -371,29 +417,43 @@ fn gumkl_and_mvkkm_from_the_command_line_on_multiple_features() {
 #[test]
 fn scsk_and_scmk_from_the_command_line() {
     let dir = common::temp_dir("scmk");
-    let data = common::committed_data();
-    let d = data.to_str().unwrap();
-    let run = |tag: &str, method: &str, recipe: &str, extra: &[&str]| -> (i32, std::path::PathBuf) {
-        let out = dir.join(format!("{tag}.csv"));
-        let report = dir.join(format!("{tag}.json"));
-        let mut args = vec![
-            "mkc", "cluster", "--method", method, "--dataset", "ionosphere", "--recipe", recipe,
-            "--seed", "2", "--out", out.to_str().unwrap(), "--report", report.to_str().unwrap(),
-            "--data-dir", d,
-        ];
-        args.extend_from_slice(extra);
-        (mkc_cli::run_cli(args), report)
-    };
+    let run =
+        |tag: &str, method: &str, recipe: &str, extra: &[&str]| -> (i32, std::path::PathBuf) {
+            let out = dir.join(format!("{tag}.csv"));
+            let report = dir.join(format!("{tag}.json"));
+            let mut opts = vec!["--seed", "2"];
+            opts.extend_from_slice(extra);
+            (
+                cluster(method, "ionosphere", recipe, &out, Some(&report), &opts),
+                report,
+            )
+        };
     // SCSK on one kernel.
-    let (code, _) = run("scsk", "scsk", "gauss-median", &["--alpha", "0.1", "--beta", "1e-6"]);
+    let (code, _) = run(
+        "scsk",
+        "scsk",
+        "gauss-median",
+        &["--alpha", "0.1", "--beta", "1e-6"],
+    );
     assert_eq!(code, 0);
     assert_eq!(lines(&dir.join("scsk.csv")).len(), 351);
     // SCMK on the ten Gaussians: weights (eqs. 20-22) are non-negative and the square
     // roots sum to one (the constraint Σ√w = 1 of eq. 19).
-    let (code, report) = run("scmk", "scmk", "gauss10-range", &["--alpha", "0.1", "--beta", "1e-6"]);
+    let (code, report) = run(
+        "scmk",
+        "scmk",
+        "gauss10-range",
+        &["--alpha", "0.1", "--beta", "1e-6"],
+    );
     assert_eq!(code, 0);
-    let rec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
-    let w: Vec<f64> = rec["weights"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    let w: Vec<f64> = rec["weights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
     assert_eq!(w.len(), 10);
     assert!(w.iter().all(|&x| x >= 0.0), "{w:?}");
     let s: f64 = w.iter().map(|x| x.sqrt()).sum();

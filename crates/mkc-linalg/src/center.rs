@@ -39,12 +39,22 @@ pub fn center_in_place(mut k: MatMut<'_, f64>) -> Result<()> {
                 }
             }
         });
-    symmetrize(k);
+    symmetrize_unchecked(k);
+    Ok(())
+}
+
+/// A ← (A + Aᵀ)/2 in place (e.g. after rounding made a product slightly asymmetric).
+///
+/// # Errors
+/// `a` not square.
+pub fn symmetrize(a: MatMut<'_, f64>) -> Result<()> {
+    mkc_core::validate::square("a", a.rb())?;
+    symmetrize_unchecked(a);
     Ok(())
 }
 
 /// A ← (A + Aᵀ)/2 for a square matrix, in 64 x 64 tiles.
-pub(crate) fn symmetrize(mut a: MatMut<'_, f64>) {
+pub(crate) fn symmetrize_unchecked(mut a: MatMut<'_, f64>) {
     const T: usize = 64;
     let n = a.nrows();
     for jb in (0..n).step_by(T) {

@@ -438,3 +438,39 @@ fn bad_inputs_are_typed_errors() {
     let p = top_k_warm(a.as_ref(), Mat::<f64>::zeros(10, 2).as_ref(), &o).unwrap();
     check(&a, &p, &top_ref(&dense_values(&a), 2), true);
 }
+
+/// `sym_evd` (sequential, unnormalised) on a matrix of known spectrum: values ascending,
+/// U orthonormal and U diag(λ) Uᵀ = A; `symmetrize` averages A and Aᵀ; bad shapes and
+/// non-finite entries are typed errors.
+#[test]
+fn sym_evd_and_symmetrize_closed_forms_and_errors() {
+    let want = [-2.0, 0.5, 1.0, 3.0, 7.0];
+    let a = known_spectrum(&want, 11);
+    let (vals, u) = eigen::sym_evd(a.as_ref()).unwrap();
+    for (v, w) in vals.iter().zip(&want) {
+        assert!((v - w).abs() < 1e-12, "{vals:?}");
+    }
+    let n = want.len();
+    for i in 0..n {
+        for j in 0..n {
+            let rec: f64 = (0..n).map(|t| u[(i, t)] * vals[t] * u[(j, t)]).sum();
+            let gram: f64 = (0..n).map(|t| u[(t, i)] * u[(t, j)]).sum();
+            assert!((rec - a[(i, j)]).abs() < 1e-12);
+            assert!((gram - f64::from(u8::from(i == j))).abs() < 1e-12);
+        }
+    }
+    assert!(matches!(eigen::sym_evd(Mat::<f64>::zeros(2, 3).as_ref()), Err(Error::Shape { .. })));
+    let mut bad = Mat::<f64>::identity(3, 3);
+    bad[(1, 0)] = f64::NAN;
+    assert!(matches!(eigen::sym_evd(bad.as_ref()), Err(Error::NonFinite { .. })));
+
+    let mut m = Mat::from_fn(3, 3, |i, j| (3 * i + j) as f64);
+    mkc_linalg::symmetrize(m.as_mut()).unwrap();
+    for i in 0..3 {
+        for j in 0..3 {
+            assert_eq!(m[(i, j)], 0.5 * ((3 * i + j) as f64 + (3 * j + i) as f64));
+        }
+    }
+    let mut rect = Mat::<f64>::zeros(2, 3);
+    assert!(matches!(mkc_linalg::symmetrize(rect.as_mut()), Err(Error::Shape { .. })));
+}

@@ -159,7 +159,20 @@ fn positives_range(n: usize, ell: f64) -> Result<(usize, usize)> {
 /// Relabel by the sign of `f` under the balance bound (see the module docs): sign(f)
 /// if its number of positives lies in `[lo, hi]`, otherwise the `lo` (or `hi`) largest
 /// values of f are +1 (ties to the lower index).
-pub fn relabel(f: &[f64], lo: usize, hi: usize) -> Vec<f64> {
+///
+/// # Errors
+/// Non-finite `f`, or a range with `lo > hi` or `hi > f.len()`.
+pub fn relabel(f: &[f64], lo: usize, hi: usize) -> Result<Vec<f64>> {
+    mkc_core::validate::finite_slice("regression outputs f", f)?;
+    if lo > hi || hi > f.len() {
+        return Err(Error::input(
+            "balance range",
+            format!(
+                "[{lo}, {hi}] is not a range of positive counts for {} points",
+                f.len()
+            ),
+        ));
+    }
     let mut y: Vec<f64> = f
         .iter()
         .map(|&v| if v >= 0.0 { 1.0 } else { -1.0 })
@@ -174,7 +187,7 @@ pub fn relabel(f: &[f64], lo: usize, hi: usize) -> Vec<f64> {
             y[i] = 1.0;
         }
     }
-    y
+    Ok(y)
 }
 
 impl IterSvr {
@@ -231,7 +244,7 @@ impl IterSvr {
             n_iter += 1;
             let model = self.svr.solve(k, &y, warm.as_deref())?;
             objective.push(model.objective);
-            let next = relabel(&model.prediction, lo, hi);
+            let next = relabel(&model.prediction, lo, hi)?;
             f = model.prediction;
             warm = Some(model.coef);
             if next.iter().all(|&t| t == next[0]) {

@@ -23,7 +23,7 @@ fn relabel_is_a_balanced_threshold_of_f() {
             (n / 2, n / 2 + n % 2),
             (2.min(n - 1), 3.min(n - 1)),
         ] {
-            let y = relabel(&f, lo, hi);
+            let y = relabel(&f, lo, hi).unwrap();
             let n_plus = y.iter().filter(|&&t| t > 0.0).count();
             assert!(
                 (lo..=hi).contains(&n_plus),
@@ -109,6 +109,9 @@ fn bad_inputs_are_typed_errors() {
         "balance",
     );
     param(IterSvrParams::new(1.0).max_iter(0).check(), "max_iter");
+    assert!(matches!(relabel(&[0.5, -0.5], 2, 1), Err(Error::InvalidInput { .. })));
+    assert!(matches!(relabel(&[0.5, -0.5], 1, 3), Err(Error::InvalidInput { .. })));
+    assert!(matches!(relabel(&[0.5, f64::NAN], 1, 1), Err(Error::NonFinite { .. })));
 
     let it = IterSvrParams::new(1.0).check().unwrap();
     let x = blobs(10, 1.0, 1);

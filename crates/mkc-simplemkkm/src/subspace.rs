@@ -25,9 +25,6 @@
 //! needed 53 expansions, 160 without restarts 23. Every expansion reads each base
 //! kernel once, which costs about the same for one column as for a few dozen.
 
-use faer::diag::Diag;
-use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::evd::{self_adjoint_evd, self_adjoint_evd_scratch, ComputeEigenvectors};
 use faer::linalg::matmul::matmul;
 use faer::reborrow::*;
 use faer::{Accum, Mat, MatMut, MatRef, Par};
@@ -257,7 +254,7 @@ impl<'a> Subspace<'a> {
             pp.as_mut().subcols_mut(0, keep).copy_from(&tmp);
             let by = product(bp.as_ref().submatrix(0, 0, r, r), y.as_ref());
             let mut small = product(y.transpose(), by.as_ref());
-            symmetrise(small.as_mut());
+            mkc_linalg::symmetrize(small.as_mut())?;
             bp.as_mut()
                 .submatrix_mut(0, 0, keep, keep)
                 .copy_from(&small);
@@ -279,7 +276,7 @@ impl<'a> Subspace<'a> {
                 comb += faer::Scale(c) * bp.as_ref().submatrix(0, 0, r, r);
             }
         }
-        small_evd(self.comb.as_ref().submatrix(0, 0, r, r))
+        mkc_linalg::eigen::sym_evd(self.comb.as_ref().submatrix(0, 0, r, r))
     }
 
     /// The k leading Ritz pairs at `gamma` (requires r ≥ k).
@@ -460,8 +457,8 @@ impl<'a> Subspace<'a> {
             }
             let bz = product(bg.as_ref(), zr.as_ref());
             let mut small = product(zr.transpose(), bz.as_ref());
-            symmetrise(small.as_mut());
-            let (vals, vecs) = small_evd(small.as_ref())?;
+            mkc_linalg::symmetrize(small.as_mut())?;
+            let (vals, vecs) = mkc_linalg::eigen::sym_evd(small.as_ref())?;
             let y = Mat::from_fn(s, k, |i, j| vecs[(i, s - 1 - j)]);
             let ritz = Ritz {
                 values: (0..k).map(|j| vals[s - 1 - j]).collect(),
@@ -577,40 +574,6 @@ fn product(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
     let mut out = Mat::<f64>::zeros(a.nrows(), b.ncols());
     matmul(out.as_mut(), Accum::Replace, a, b, 1.0, Par::Seq);
     out
-}
-
-fn symmetrise(mut a: MatMut<'_, f64>) {
-    let n = a.nrows();
-    for j in 0..n {
-        for i in 0..j {
-            let s = 0.5 * (a[(i, j)] + a[(j, i)]);
-            a[(i, j)] = s;
-            a[(j, i)] = s;
-        }
-    }
-}
-
-/// Sequential eigendecomposition of a small symmetric matrix: values ascending, vectors.
-fn small_evd(h: MatRef<'_, f64>) -> Result<(Vec<f64>, Mat<f64>)> {
-    let n = h.nrows();
-    let mut s = Diag::<f64>::zeros(n);
-    let mut u = Mat::<f64>::zeros(n, n);
-    let mut buf = MemBuffer::new(self_adjoint_evd_scratch::<f64>(
-        n,
-        ComputeEigenvectors::Yes,
-        Par::Seq,
-        Default::default(),
-    ));
-    self_adjoint_evd(
-        h,
-        s.as_mut(),
-        Some(u.as_mut()),
-        Par::Seq,
-        MemStack::new(&mut buf),
-        Default::default(),
-    )
-    .map_err(|e| Error::numerical("SimpleMKKM subspace Rayleigh-Ritz", format!("{e:?}")))?;
-    Ok((s.column_vector().iter().copied().collect(), u))
 }
 
 #[cfg(test)]

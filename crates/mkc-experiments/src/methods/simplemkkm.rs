@@ -84,6 +84,13 @@ fn avg_params(k: usize, p: &ParamSet) -> Result<AvgParams> {
 }
 
 /// The shared part of a batch of restarts, then one labelling per seed.
+/// One run of a method whose restarts share work: its `run_restarts` with one seed.
+fn single(m: &dyn Method, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
+    m.run_restarts(input, p, &[seed])
+        .pop()
+        .unwrap_or_else(|| Err(Error::input(m.name(), "no run")))
+}
+
 fn restarts<F>(
     seeds: &[u64],
     name: &str,
@@ -143,9 +150,7 @@ impl Method for SimpleMkkm {
         simplemkkm_params(1, p)?.check().map(|_| ())
     }
     fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        self.run_restarts(input, p, &[seed])
-            .pop()
-            .unwrap_or_else(|| Err(Error::input("simplemkkm", "no run")))
+        single(self, input, p, seed)
     }
     fn run_restarts(&self, input: &Input<'_>, p: &ParamSet, seeds: &[u64]) -> Vec<Result<Outcome>> {
         restarts(seeds, "simplemkkm", || {
@@ -208,9 +213,7 @@ impl Method for Mkkm {
         mkkm_params(1, p)?.check().map(|_| ())
     }
     fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        self.run_restarts(input, p, &[seed])
-            .pop()
-            .unwrap_or_else(|| Err(Error::input("mkkm", "no run")))
+        single(self, input, p, seed)
     }
     fn run_restarts(&self, input: &Input<'_>, p: &ParamSet, seeds: &[u64]) -> Vec<Result<Outcome>> {
         restarts(seeds, "mkkm", || {
@@ -243,9 +246,7 @@ impl Method for AvgKkmSpectral {
         avg_params(1, p)?.check().map(|_| ())
     }
     fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        self.run_restarts(input, p, &[seed])
-            .pop()
-            .unwrap_or_else(|| Err(Error::input("avg-kkm-spectral", "no run")))
+        single(self, input, p, seed)
     }
     fn run_restarts(&self, input: &Input<'_>, p: &ParamSet, seeds: &[u64]) -> Vec<Result<Outcome>> {
         restarts(seeds, "avg-kkm-spectral", || {
@@ -292,9 +293,7 @@ impl Method for MkkmMir {
         mkkm_mir_params(1, p)?.check().map(|_| ())
     }
     fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        self.run_restarts(input, p, &[seed])
-            .pop()
-            .unwrap_or_else(|| Err(Error::input("mkkm-mir", "no run")))
+        single(self, input, p, seed)
     }
     fn run_restarts(&self, input: &Input<'_>, p: &ParamSet, seeds: &[u64]) -> Vec<Result<Outcome>> {
         restarts(seeds, "mkkm-mir", || {

@@ -14,12 +14,25 @@ pub fn dense_sym(a: MatRef<'_, f64>) -> Result<EigenPairs> {
     dense_select(a, n, Which::Bottom)
 }
 
+/// Every eigenpair of a symmetric matrix (lower triangle read), computed sequentially so
+/// that the result is bit-identical for any number of threads: eigenvalues ascending and
+/// the eigenvectors as columns, without the sign normalisation and residual check of
+/// [`dense_sym`] (for small projected problems such as Rayleigh–Ritz steps).
+///
+/// # Errors
+/// `a` not square or with non-finite entries; the decomposition failing.
+pub fn sym_evd(a: MatRef<'_, f64>) -> Result<(Vec<f64>, Mat<f64>)> {
+    mkc_core::validate::square("a", a)?;
+    mkc_core::validate::finite("a", a)?;
+    super::par::sym_evd_unchecked(a)
+}
+
 /// The `k` wanted pairs of the symmetric matrix `a` from a full decomposition.
 pub(crate) fn dense_select(a: MatRef<'_, f64>, k: usize, which: Which) -> Result<EigenPairs> {
     let n = a.nrows();
     // Sequential (faer's parallel tridiagonalisation rounds differently for different
     // thread counts; results must not depend on them).
-    let (s, u) = super::par::small_evd(a)?;
+    let (s, u) = super::par::sym_evd_unchecked(a)?;
     let idx: Vec<usize> = match which {
         Which::Bottom => (0..k).collect(),
         Which::Top => (0..k).map(|t| n - 1 - t).collect(),
@@ -66,7 +79,7 @@ pub(crate) fn dense_operator(op: &dyn SymOperator, k: usize, which: Which) -> Re
         a.as_mut(),
         Par::rayon(0),
     );
-    crate::center::symmetrize(a.as_mut());
+    crate::center::symmetrize_unchecked(a.as_mut());
     dense_select(a.as_ref(), k, which)
 }
 

@@ -18,7 +18,7 @@
 //! Lanczos (SIAM J. Matrix Anal. Appl. 22, 2000).
 
 use super::ortho::orthonormalize_against;
-use super::par::{matmul_rows, matmul_tn, small_evd};
+use super::par::{matmul_rows, matmul_tn, sym_evd_unchecked};
 use super::{sign_normalize, EigenInfo, EigenMethod, EigenOptions, EigenPairs, SymOperator, Which};
 use faer::reborrow::*;
 use faer::{Accum, Mat, MatRef, Par};
@@ -141,7 +141,7 @@ pub(crate) fn solve(
         }
 
         // Rayleigh–Ritz
-        let (theta, y) = small_evd(h.as_ref().submatrix(0, 0, cur, cur))?;
+        let (theta, y) = sym_evd_unchecked(h.as_ref().submatrix(0, 0, cur, cur))?;
         let y = y.as_ref();
         anorm = anorm.max(theta[0].abs()).max(theta[cur - 1].abs());
         let thresh = o.tol * anorm;

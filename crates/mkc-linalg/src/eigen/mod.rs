@@ -32,7 +32,7 @@ mod options;
 mod ortho;
 mod par;
 
-pub use dense::dense_sym;
+pub use dense::{dense_sym, sym_evd};
 pub use operator::{SymOperator, WeightedKernelSum};
 pub use options::EigenOptions;
 

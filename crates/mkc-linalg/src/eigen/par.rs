@@ -84,7 +84,7 @@ pub(crate) fn matmul_tn(mut dst: MatMut<'_, f64>, a: MatRef<'_, f64>, b: MatRef<
 
 /// Sequential full eigendecomposition of a small symmetric matrix (lower triangle read):
 /// eigenvalues ascending and eigenvectors.
-pub(crate) fn small_evd(h: MatRef<'_, f64>) -> Result<(Vec<f64>, Mat<f64>)> {
+pub(crate) fn sym_evd_unchecked(h: MatRef<'_, f64>) -> Result<(Vec<f64>, Mat<f64>)> {
     let n = h.nrows();
     let mut s = Diag::<f64>::zeros(n);
     let mut u = Mat::<f64>::zeros(n, n);
