@@ -18,6 +18,7 @@ use mkc_linalg::{eigen, laplacian, weighted_sum_into};
 use mkc_qp::CappedSimplexQp;
 
 use crate::fit::{TwinFit, TwinInfo};
+use crate::apg::{SmoSolvers, SMO_BUDGET_DIV};
 use crate::labels::kmeans_on_indicator;
 use crate::lipschitz::tangent_lambda_max;
 use crate::objective::assemble;
@@ -40,6 +41,15 @@ pub(crate) fn alternate(
         qp = qp.max_iter(m);
     }
     let solver = qp.check()?;
+    // `Auto` gives SMO the sparse-start columns, with a budget of n / SMO_BUDGET_DIV pair
+    // updates each (unless the user capped them) while the projected equality-
+    // constrained start has not been computed: a column whose solution turns out much
+    // denser than its start (α = 0.1 on AR, α ≳ 1 on BA: thousands of O(n) updates) is
+    // finished by APG from that start instead (apg::SmoSolvers).
+    let smo_capped = match s.qp_max_iter {
+        Some(_) => solver,
+        None => qp.max_iter((n / SMO_BUDGET_DIV).max(1)).check()?,
+    };
     // APG step sizes: λ_max(ΠK^iΠ) once per kernel (lipschitz module).
     let lams: Vec<f64> = match s.z_solver {
         ZSolver::Apg | ZSolver::Auto => kernels
@@ -87,7 +97,10 @@ pub(crate) fn alternate(
                 } else {
                     w.iter().zip(&lams).map(|(a, b)| a * b).sum()
                 };
-                let smo = (s.z_solver == ZSolver::Auto).then_some(&solver);
+                let smo = (s.z_solver == ZSolver::Auto).then_some(SmoSolvers {
+                    exact: &solver,
+                    capped: &smo_capped,
+                });
                 z_step_apg(
                     k,
                     p_t.as_ref(),

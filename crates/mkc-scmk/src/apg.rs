@@ -49,6 +49,8 @@ pub(crate) const SPARSE_RATIO: usize = 8;
 /// With SMO enabled ([`crate::ZSolver::Auto`]), a column whose start has at most
 /// n / SMO_RATIO non-zeros is solved by SMO.
 pub(crate) const SMO_RATIO: usize = 2;
+/// SMO's pair-update budget per column is n / SMO_BUDGET_DIV (alternate module).
+pub(crate) const SMO_BUDGET_DIV: usize = 4;
 
 /// What the APG Z step returns.
 pub(crate) struct ApgOut {
@@ -85,6 +87,17 @@ pub(crate) fn project_simplex(v: &mut [f64], buf: &mut Vec<f64>) {
     }
 }
 
+/// The SMO solvers of [`crate::ZSolver::Auto`]: `exact` runs to its tolerance, `capped`
+/// stops after a budget of pair updates per column. The budget applies when the
+/// projected equality-constrained start has not been computed: a column that exhausts it
+/// (its solution is much denser than its start) is then finished by APG from the better
+/// of its SMO iterate and that start ([`solve`]).
+#[derive(Clone, Copy)]
+pub(crate) struct SmoSolvers<'a> {
+    pub exact: &'a CappedSimplexSolver,
+    pub capped: &'a CappedSimplexSolver,
+}
+
 /// The problem data shared by the column blocks.
 pub(crate) struct Problem<'a> {
     /// K (exactly symmetric) as an n² column-major slice.
@@ -99,7 +112,7 @@ pub(crate) struct Problem<'a> {
     /// Also try the projected equality-constrained minimiser as a start ([`newton_start`]).
     pub newton: bool,
     /// Solve columns whose start is sparse by SMO (`None`: APG for every column).
-    pub smo: Option<&'a CappedSimplexSolver>,
+    pub smo: Option<SmoSolvers<'a>>,
 }
 
 /// Solve (11) for every column from `warm` (projected onto the simplex if infeasible;
@@ -122,7 +135,12 @@ pub(crate) fn solve(pb: &Problem<'_>, warm: Option<MatRef<'_, f64>>) -> Result<A
         None => None,
     };
     let starts: Vec<usize> = (0..n).step_by(BLOCK).collect();
-    let blocks: Vec<BlockOut> = starts
+    let smo = match (pb.smo, &qm) {
+        (Some(s), Some(q)) if newton.is_some() => Some((s.exact, q)),
+        (Some(s), Some(q)) => Some((s.capped, q)),
+        _ => None,
+    };
+    let mut blocks: Vec<BlockOut> = starts
         .par_iter()
         .map(|&j0| {
             let b = BLOCK.min(n - j0);
@@ -137,28 +155,36 @@ pub(crate) fn solve(pb: &Problem<'_>, warm: Option<MatRef<'_, f64>>) -> Result<A
                     None => col[j0 + jj] = 1.0,
                 }
             }
-            let zn = newton.as_ref().map(|m| {
-                let mut v = vec![0.0; n * b];
-                for (jj, col) in v.chunks_mut(n).enumerate() {
-                    for (i, x) in col.iter_mut().enumerate() {
-                        *x = m[(i, j0 + jj)];
-                    }
-                }
-                v
-            });
-            let mut cb = vec![0.0; n * b];
-            for (jj, col) in cb.chunks_mut(n).enumerate() {
-                for (i, x) in col.iter_mut().enumerate() {
-                    *x = pb.c[(i, j0 + jj)];
-                }
-            }
-            let smo = match (pb.smo, &qm) {
-                (Some(s), Some(q)) => Some((s, q)),
-                _ => None,
-            };
+            let zn = newton.as_ref().map(|m| block_of(m.as_ref(), j0, b));
+            let cb = block_of(pb.c, j0, b);
             solve_block(pb, n, &cb, z0, zn, lip, smo)
         })
         .collect();
+    // SMO ran out of its budget on some column (its solution is much denser than the
+    // start): finish those blocks by APG, now also from the projected equality-
+    // constrained minimiser, which is close to the solution when it has few zeros.
+    if newton.is_none() && blocks.iter().any(|b| b.smo_exhausted) {
+        if let Some(m) = newton_start(pb) {
+            let redo: Vec<(BlockOut, usize)> = starts
+                .par_iter()
+                .zip(&blocks)
+                .enumerate()
+                .filter(|(_, (_, blk))| blk.smo_exhausted)
+                .map(|(t, (&j0, blk))| {
+                    let b = BLOCK.min(n - j0);
+                    let zn = block_of(m.as_ref(), j0, b);
+                    let cb = block_of(pb.c, j0, b);
+                    let mut out = solve_block(pb, n, &cb, blk.z.clone(), Some(zn), lip, None);
+                    out.pair_updates += blk.pair_updates;
+                    out.iterations += blk.iterations;
+                    (out, t)
+                })
+                .collect();
+            for (out, t) in redo {
+                blocks[t] = out;
+            }
+        }
+    }
     let mut z = Mat::<f64>::zeros(n, n);
     let mut out = ApgOut {
         z: Mat::new(),
@@ -227,8 +253,22 @@ fn newton_start(pb: &Problem<'_>) -> Option<Mat<f64>> {
     Some(z)
 }
 
+/// Columns j0..j0 + b of `m`, column-major.
+fn block_of(m: MatRef<'_, f64>, j0: usize, b: usize) -> Vec<f64> {
+    let n = m.nrows();
+    let mut v = vec![0.0; n * b];
+    for (jj, col) in v.chunks_mut(n).enumerate() {
+        for (i, x) in col.iter_mut().enumerate() {
+            *x = m[(i, j0 + jj)];
+        }
+    }
+    v
+}
+
 struct BlockOut {
     pair_updates: usize,
+    /// Some column stopped at the SMO solver's pair-update budget.
+    smo_exhausted: bool,
     z: Vec<f64>,
     objective: f64,
     max_kkt: f64,
@@ -384,6 +424,7 @@ fn solve_block(
     let mut active: Vec<bool> = viol.iter().map(|&v| v > tol).collect();
     // Sparse starts: SMO (a few O(n) pair updates per column when the support is small).
     let mut pair_updates = 0;
+    let mut smo_exhausted = false;
     if let Some((solver, q)) = smo {
         let mut redo = Vec::new();
         for j in 0..b {
@@ -392,6 +433,7 @@ fn solve_block(
             if active[j] && nnz * SMO_RATIO <= n {
                 if let Ok(sol) = solver.solve(q, &c[r.clone()], Some(&z[r.clone()])) {
                     pair_updates += sol.n_iter;
+                    smo_exhausted |= !sol.converged;
                     if sol.objective <= f[j] {
                         z[r].copy_from_slice(&sol.z);
                         f[j] = sol.objective;
@@ -492,6 +534,7 @@ fn solve_block(
     let max_kkt = viol.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     BlockOut {
         pair_updates,
+        smo_exhausted,
         objective: f.iter().sum(),
         converged: viol.iter().all(|&v| v <= tol),
         max_kkt,
@@ -503,6 +546,54 @@ fn solve_block(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mkc_core::ParamGuard;
+    use mkc_qp::CappedSimplexQp;
+
+    /// Columns whose SMO budget runs out are finished by APG from the projected
+    /// equality-constrained start: same solution as exact SMO, KKT within the tolerance.
+    #[test]
+    fn exhausted_smo_budget_is_finished_by_apg() {
+        let n = 24;
+        let x: Vec<f64> = (0..n).map(|i| (i % 3) as f64 * 2.0 + 0.05 * i as f64).collect();
+        let kc: Vec<f64> = (0..n * n)
+            .map(|t| (-(x[t % n] - x[t / n]).powi(2) / 8.0).exp())
+            .collect();
+        let c = Mat::from_fn(n, n, |i, j| -2.0 * kc[j * n + i] + 0.01 * ((i * 7 + j) % 5) as f64);
+        let exact = CappedSimplexQp::new(1.0).tol(1e-12).check().unwrap();
+        let capped = CappedSimplexQp::new(1.0).tol(1e-8).max_iter(1).check().unwrap();
+        let h = Mat::from_fn(n, n, |i, j| 2.0 * kc[j * n + i] + if i == j { 2.0 } else { 0.0 });
+        let q = QpMatrix::new(h.as_ref()).unwrap();
+        // A sparse warm start: the next sample, so SMO gets every column.
+        let warm = Mat::from_fn(n, n, |i, j| if i == (j + 1) % n { 1.0 } else { 0.0 });
+        let lam = {
+            let k = Mat::from_fn(n, n, |i, j| kc[j * n + i]);
+            crate::lipschitz::tangent_lambda_max(k.as_ref(), 0).unwrap()
+        };
+        let pb = Problem {
+            kc: &kc,
+            c: c.as_ref(),
+            alpha: 1.0,
+            lam,
+            tol: 1e-8,
+            max_iter: 100_000,
+            newton: false,
+            smo: Some(SmoSolvers {
+                exact: &exact,
+                capped: &capped,
+            }),
+        };
+        let out = solve(&pb, Some(warm.as_ref())).unwrap();
+        assert!(out.converged && out.max_kkt_violation <= 1e-8, "{}", out.max_kkt_violation);
+        assert!(out.iterations > 0, "APG finished the exhausted columns");
+        for j in 0..n {
+            let col: Vec<f64> = (0..n).map(|i| c[(i, j)]).collect();
+            let w: Vec<f64> = (0..n).map(|i| warm[(i, j)]).collect();
+            let sol = exact.solve(&q, &col, Some(&w)).unwrap();
+            for i in 0..n {
+                assert!((out.z[(i, j)] - sol.z[i]).abs() < 1e-6, "z[{i},{j}]");
+            }
+        }
+    }
 
     #[test]
     fn simplex_projection_matches_mkc_qp() {

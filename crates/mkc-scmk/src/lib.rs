@@ -26,7 +26,10 @@
 //! faer dense products), tried also from the projected equality-constrained minimiser
 //! when Z is dense (one Cholesky of αI + K; exact when Z has no zeros, the large-α
 //! regime), and hands the columns whose start has at most n/2 non-zeros to SMO (mkc-qp),
-//! which needs only O(nnz) pair updates of O(n) each there. Stopping: KKT violation
+//! which needs only O(nnz) pair updates of O(n) each there. While that projected start
+//! has not been computed, SMO gets a budget of n/4 pair updates per column; a column that
+//! exhausts it (its solution is much denser than its start) is finished by APG from the
+//! better of its SMO iterate and the projected start, computed then. Stopping: KKT violation
 //! max_{z_j>0} g_j − min_{z_j<1} g_j ≤ `qp_tol` (default 1e-6, absolute, g the gradient
 //! of (11)) for every column. [`ZSolver::Apg`] is APG alone, [`ZSolver::Smo`] SMO alone
 //! (the session-1 path). Tests: all three meet the KKT conditions of (11) to 1e-8 on
@@ -36,20 +39,26 @@
 //!
 //! Speed (AR, n = 840, c = 120, 12 kernels divided by their max, rows L2-normalised;
 //! `cargo run --release -p mkc-scmk --example ar_iteration -- <AR.mat> <α> 1e-5 3`, two
-//! cores shared with other jobs, load average 8–10), seconds per SCMK iteration
-//! (eigensolve + Z step + h/w/J), `Auto`, `qp_tol` 1e-6:
+//! idle cores), seconds per SCMK iteration (eigensolve + Z step + h/w/J, the sum of the
+//! phases the example prints), `Auto`, `qp_tol` 1e-6, session 3:
 //!
 //! | α | iteration 1 (from Z = I) | iteration 2 | iteration 3 |
 //! | --- | --- | --- | --- |
-//! | 1e-5 | 1.73 | 1.33 | 0.93 |
-//! | 1e-3 | 1.31 | 1.90 | 1.92 |
-//! | 1 | 3.84 | 1.13 | 1.51 |
-//! | 100 | 1.39 | 1.52 | 1.85 |
+//! | 1e-5 | 0.40 | 0.22 | 0.20 |
+//! | 1e-4 | 0.43 | 0.28 | 0.26 |
+//! | 1e-3 | 0.40 | 0.48 | 0.33 |
+//! | 0.01 | 0.46 | 1.51 | 0.51 |
+//! | 0.1 | 0.62 | 1.34 | 0.62 |
+//! | 1 | 1.00 | 0.65 | 0.44 |
+//! | 10 | 1.18 | 0.46 | 0.38 |
+//! | 100 | 0.41 | 0.49 | 0.49 |
 //!
-//! Session 1 (SMO only, `qp_tol` 1e-10): 2.95 s at α = 1e-3, ~30 s at α = 1. The first
-//! iteration at α = 1 (Z moves from I to ~150 non-zeros per column) is the slowest: SMO
-//! from the identity. APG alone at α = 1 needs ~80 iterations from Z = I (~20 s under this
-//! load) because λ_max(ΠKΠ)/α is large, which is why `Auto` is the default.
+//! The second iteration at α = 0.01–0.1 is the slowest: Z goes from ~50 to ~600
+//! non-zeros per column. Before SMO got its budget (`apg::SmoSolvers`) it was solved by
+//! SMO alone, 2.75 s at α = 0.1 (and 17 s for the same step on BA, n = 1404, α = 1; 5.3 s
+//! now). Session 1 (SMO only, `qp_tol` 1e-10): 2.95 s at α = 1e-3, ~30 s at α = 1. APG
+//! alone at α = 1 needs ~80 iterations from Z = I because λ_max(ΠKΠ)/α is large, which is
+//! why `Auto` is the default.
 //!
 //! ```
 //! use faer::Mat;

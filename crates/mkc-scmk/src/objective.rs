@@ -33,7 +33,7 @@ pub struct Objective {
     pub total: f64,
 }
 
-/// J(Z, P, w) of eq. (18) (eq. (7) with one kernel and w = [1]).
+/// J(Z, P, w) of eq. (18) (eq. (7) with one kernel and w = (1)).
 ///
 /// # Errors
 /// Invalid kernels, `w` of another length than `kernels` or non-finite, Z not n x n,

@@ -12,7 +12,8 @@
 //!   projected equality-constrained minimiser when Z is dense), stopped when every
 //!   column's KKT violation is at most `qp_tol`.
 //! - [`ZSolver::Auto`] (default): the same, with the columns whose start has at most n/2
-//!   non-zeros given to SMO.
+//!   non-zeros given to SMO (with a budget of n/4 pair updates when the projected start
+//!   has not been computed; columns that exhaust it go back to APG, `apg::SmoSolvers`).
 //! - [`ZSolver::Smo`]: mkc-qp's pairwise SMO batch solver (Q = 2(αI + K), exact to
 //!   `qp_tol`, one QP per column, warm-started). Fast while Z is very sparse (small α),
 //!   slow when Z is dense (α ≳ 1 on AR: ~2000 pair updates per column). Kept as the
@@ -197,7 +198,7 @@ pub(crate) fn z_step_apg(
     lam: f64,
     tol: f64,
     max_iter: usize,
-    smo: Option<&CappedSimplexSolver>,
+    smo: Option<apg::SmoSolvers<'_>>,
 ) -> Result<ZStep> {
     let c = linear_terms(k, p, beta);
     let kc = symmetric_copy(k);

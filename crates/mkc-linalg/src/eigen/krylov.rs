@@ -200,18 +200,16 @@ pub(crate) fn solve(
             let keep = plan.keep.min(mmax - wb).min(cur).max(k);
             let yk = Mat::from_fn(cur, keep, |r, c| y[(r, order[c])]);
             let kept: Vec<f64> = (0..keep).map(|c| theta[order[c]]).collect();
-            for (mat, tmp) in [(&mut v, &mut scratch)] {
-                matmul_rows(
-                    tmp.as_mut().subcols_mut(0, keep),
-                    Accum::Replace,
-                    mat.as_ref().subcols(0, cur),
-                    yk.as_ref(),
-                    1.0,
-                );
-                mat.as_mut()
-                    .subcols_mut(0, keep)
-                    .copy_from(tmp.as_ref().subcols(0, keep));
-            }
+            matmul_rows(
+                scratch.as_mut().subcols_mut(0, keep),
+                Accum::Replace,
+                v.as_ref().subcols(0, cur),
+                yk.as_ref(),
+                1.0,
+            );
+            v.as_mut()
+                .subcols_mut(0, keep)
+                .copy_from(scratch.as_ref().subcols(0, keep));
             matmul_rows(
                 scratch.as_mut().subcols_mut(0, keep),
                 Accum::Replace,
