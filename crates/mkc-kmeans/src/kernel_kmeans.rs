@@ -159,7 +159,7 @@ impl KernelKMeans {
             .into_par_iter()
             .map(|r| {
                 let mut rng = seed::rng(seed::derive(self.p.seed, r as u64));
-                let centres = kmeans_plus_plus(n, self.p.k, &w, &mut rng, |i, j| kc.dist(i, j));
+                let centres = kmeans_plus_plus(n, self.p.k, &w, &mut rng, |i, j, _| kc.dist(i, j));
                 let labels = nearest_seed(&kc, &centres);
                 let mut fit = run(&kc, &w, self.p.k, labels, self.p.max_iter, self.p.tol);
                 fit.best_restart = r;

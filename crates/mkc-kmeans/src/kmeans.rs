@@ -140,14 +140,40 @@ fn mean_variance(rows: &[f64], n: usize, d: usize) -> f64 {
     total / d as f64
 }
 
+/// Coordinates summed between two checks of the partial sum against the bound.
+const PRUNE_CHUNK: usize = 8;
+
+/// ‖a − b‖², summed left to right. Stops early with the partial sum once it exceeds
+/// `bound`, or reaches it when `stop_at_equal` (the terms are non-negative, so the full
+/// sum would be at least as large). The summation order is the same either way, so a
+/// sum that completes is bit-identical to the plain one.
 #[inline]
-fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
+fn sq_dist_bounded(a: &[f64], b: &[f64], bound: f64, stop_at_equal: bool) -> f64 {
+    let mut acc = 0.0;
+    for (ca, cb) in a.chunks(PRUNE_CHUNK).zip(b.chunks(PRUNE_CHUNK)) {
+        for (x, y) in ca.iter().zip(cb) {
+            acc += (x - y) * (x - y);
+        }
+        if acc > bound || (stop_at_equal && acc == bound) {
+            return acc;
+        }
+    }
+    acc
 }
 
 /// Nearest centre of every row (ties to the lowest index); returns the inertia and
-/// writes each row's squared distance into `dist`.
-fn assign(rows: &[f64], d: usize, centres: &[f64], labels: &mut [usize], dist: &mut [f64]) -> f64 {
+/// writes each row's squared distance into `dist`. `prev` (the labels of the previous
+/// assignment, if any) gives the first candidate, whose distance bounds the others: a
+/// partial sum already above the best so far (or equal to it, for a higher index)
+/// cannot win. The result is the same as an exhaustive scan.
+fn assign(
+    rows: &[f64],
+    d: usize,
+    centres: &[f64],
+    prev: Option<&[usize]>,
+    labels: &mut [usize],
+    dist: &mut [f64],
+) -> f64 {
     labels
         .par_iter_mut()
         .zip(dist.par_iter_mut())
@@ -155,10 +181,17 @@ fn assign(rows: &[f64], d: usize, centres: &[f64], labels: &mut [usize], dist: &
         .with_min_len(256)
         .for_each(|(i, (l, di))| {
             let x = &rows[i * d..(i + 1) * d];
-            let mut best = (f64::INFINITY, 0);
+            let mut best = (f64::INFINITY, usize::MAX);
+            if let Some(p) = prev {
+                let c = p[i];
+                best = (sq_dist_bounded(x, &centres[c * d..(c + 1) * d], f64::INFINITY, false), c);
+            }
             for (c, ctr) in centres.chunks_exact(d).enumerate() {
-                let v = sq_dist(x, ctr);
-                if v < best.0 {
+                if c == best.1 {
+                    continue;
+                }
+                let v = sq_dist_bounded(x, ctr, best.0, c > best.1);
+                if v < best.0 || (v == best.0 && c < best.1) {
                     best = (v, c);
                 }
             }
@@ -198,8 +231,8 @@ fn lloyd(
 ) -> KMeansFit {
     let mut rng = seed::rng(seed_r);
     let w = vec![1.0; n];
-    let seeds = kmeans_plus_plus(n, k, &w, &mut rng, |i, j| {
-        sq_dist(&rows[i * d..(i + 1) * d], &rows[j * d..(j + 1) * d])
+    let seeds = kmeans_plus_plus(n, k, &w, &mut rng, |i, j, bound| {
+        sq_dist_bounded(&rows[i * d..(i + 1) * d], &rows[j * d..(j + 1) * d], bound, true)
     });
     let mut centres: Vec<f64> = seeds
         .iter()
@@ -207,7 +240,7 @@ fn lloyd(
         .collect();
     let mut labels = vec![0usize; n];
     let mut dist = vec![0.0; n];
-    let mut trace = vec![assign(rows, d, &centres, &mut labels, &mut dist)];
+    let mut trace = vec![assign(rows, d, &centres, None, &mut labels, &mut dist)];
     let mut new_centres = vec![0.0; k * d];
     let mut new_labels = vec![0usize; n];
     let mut counts = vec![0usize; k];
@@ -224,7 +257,7 @@ fn lloyd(
             .map(|(a, b)| (a - b) * (a - b))
             .sum();
         centres.copy_from_slice(&new_centres);
-        let inertia = assign(rows, d, &centres, &mut new_labels, &mut dist);
+        let inertia = assign(rows, d, &centres, Some(&labels), &mut new_labels, &mut dist);
         trace.push(inertia);
         let changed = new_labels != labels;
         labels.copy_from_slice(&new_labels);
@@ -241,5 +274,49 @@ fn lloyd(
         n_iter,
         inertia_trace: trace,
         best_restart: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pruned assignment returns exactly (bit for bit) what an exhaustive scan with
+    /// plain left-to-right sums returns, ties to the lowest index included, from any
+    /// previous labelling.
+    #[test]
+    fn pruned_assignment_equals_the_exhaustive_scan() {
+        let (n, d, k) = (300, 19, 12);
+        let mut s = 11u64;
+        let mut next = || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (s >> 33) as usize
+        };
+        // Small integers: many exactly equal distances.
+        let rows: Vec<f64> = (0..n * d).map(|_| (next() % 3) as f64).collect();
+        let centres: Vec<f64> = (0..k * d).map(|_| (next() % 3) as f64).collect();
+        let mut want_l = vec![0; n];
+        let mut want_d = vec![0.0; n];
+        for i in 0..n {
+            let x = &rows[i * d..(i + 1) * d];
+            let mut best = (f64::INFINITY, 0);
+            for (c, ctr) in centres.chunks_exact(d).enumerate() {
+                let v: f64 = x.iter().zip(ctr).map(|(a, b)| (a - b) * (a - b)).sum();
+                if v < best.0 {
+                    best = (v, c);
+                }
+            }
+            want_l[i] = best.1;
+            want_d[i] = best.0;
+        }
+        let prev: Vec<usize> = (0..n).map(|_| next() % k).collect();
+        for p in [None, Some(&prev[..]), Some(&want_l[..])] {
+            let mut l = vec![0; n];
+            let mut dist = vec![0.0; n];
+            let total = assign(&rows, d, &centres, p, &mut l, &mut dist);
+            assert_eq!(l, want_l);
+            assert_eq!(dist, want_d);
+            assert_eq!(total, want_d.iter().sum::<f64>());
+        }
     }
 }

@@ -28,6 +28,10 @@ fn draw(mass: &[f64], total: f64, rng: &mut Rng) -> usize {
 /// Σ_i w_i min_c d(i, c)) of the local trials, each drawn ∝ `w_i · D(i)²`, ties to the
 /// first trial. `dist(i, j)` is the squared distance between points `i` and `j`.
 ///
+/// `dist(i, j, bound)` must return the squared distance when it is below `bound`, and
+/// otherwise any value ≥ `bound` (a partial sum may stop early): only `min(closest, d)`
+/// is used, so the result is the same as with exact distances.
+///
 /// Returns the `k` centre indices (distinct unless the data has fewer than `k`
 /// distinct points and all the mass is 0, when uniform draws may repeat).
 pub(crate) fn kmeans_plus_plus(
@@ -35,13 +39,15 @@ pub(crate) fn kmeans_plus_plus(
     k: usize,
     w: &[f64],
     rng: &mut Rng,
-    dist: impl Fn(usize, usize) -> f64,
+    dist: impl Fn(usize, usize, f64) -> f64,
 ) -> Vec<usize> {
     let trials = 2 + (k as f64).ln().floor() as usize;
     let wsum: f64 = w.iter().sum();
     let first = draw(w, wsum, rng);
     let mut centres = vec![first];
-    let mut closest: Vec<f64> = (0..n).map(|i| dist(i, first).max(0.0)).collect();
+    let mut closest: Vec<f64> = (0..n)
+        .map(|i| dist(i, first, f64::INFINITY).max(0.0))
+        .collect();
     let mut mass: Vec<f64> = closest.iter().zip(w).map(|(d, wi)| d * wi).collect();
     let mut pot: f64 = mass.iter().sum();
     let mut cand_closest = vec![0.0; n];
@@ -52,7 +58,7 @@ pub(crate) fn kmeans_plus_plus(
             let c = draw(&mass, pot, rng);
             let mut p = 0.0;
             for i in 0..n {
-                let d = closest[i].min(dist(i, c).max(0.0));
+                let d = closest[i].min(dist(i, c, closest[i]).max(0.0));
                 cand_closest[i] = d;
                 p += w[i] * d;
             }
