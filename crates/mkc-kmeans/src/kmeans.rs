@@ -201,6 +201,67 @@ fn assign(
     dist.iter().sum()
 }
 
+/// From this many clusters on, distances are taken by the expansion
+/// ‖x‖² + ‖c‖² − 2xᵀc, with one matrix product per assignment ([`assign_gemm`], as
+/// scikit-learn does); below it, by exact differences ([`assign`]). Many clusters in as
+/// many dimensions is the rows of an eigenvector matrix P with c = 120 columns (SCMK on
+/// AR), where the exact scan cost 90% of a run. Results below the threshold are unchanged.
+pub(crate) const GEMM_MIN_K: usize = 32;
+
+/// xᵀy with four independent partial sums (vectorisable).
+#[inline]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for l in 0..4 {
+            acc[l] += x[l] * y[l];
+        }
+    }
+    let tail: f64 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
+}
+
+/// [`assign`] by the expansion ‖x‖² + ‖c‖² − 2xᵀc (clamped at 0), the products from one
+/// sequential faer product `X Cᵀ` into `gram` (n x k); ties to the lowest index.
+#[allow(clippy::too_many_arguments)]
+fn assign_gemm(
+    rows: &[f64],
+    n: usize,
+    d: usize,
+    centres: &[f64],
+    nx: &[f64],
+    gram: &mut Mat<f64>,
+    labels: &mut [usize],
+    dist: &mut [f64],
+) -> f64 {
+    let k = centres.len() / d;
+    let nc: Vec<f64> = centres.chunks_exact(d).map(|c| dot(c, c)).collect();
+    faer::linalg::matmul::matmul(
+        gram.as_mut(),
+        faer::Accum::Replace,
+        MatRef::from_row_major_slice(rows, n, d),
+        MatRef::from_row_major_slice(centres, k, d).transpose(),
+        1.0,
+        faer::Par::Seq,
+    );
+    let mut total = 0.0;
+    for i in 0..n {
+        let mut best = (f64::INFINITY, 0);
+        for (c, &ncc) in nc.iter().enumerate() {
+            let v = (nx[i] + ncc - 2.0 * gram[(i, c)]).max(0.0);
+            if v < best.0 {
+                best = (v, c);
+            }
+        }
+        labels[i] = best.1;
+        dist[i] = best.0;
+        total += best.0;
+    }
+    total
+}
+
 /// Means of the clusters (all non-empty when called).
 fn update(rows: &[f64], d: usize, labels: &[usize], k: usize, centres: &mut [f64]) {
     let mut counts = vec![0usize; k];
@@ -231,16 +292,37 @@ fn lloyd(
 ) -> KMeansFit {
     let mut rng = seed::rng(seed_r);
     let w = vec![1.0; n];
-    let seeds = kmeans_plus_plus(n, k, &w, &mut rng, |i, j, bound| {
-        sq_dist_bounded(&rows[i * d..(i + 1) * d], &rows[j * d..(j + 1) * d], bound, true)
-    });
+    let gemm = k >= GEMM_MIN_K;
+    let row = |i: usize| &rows[i * d..(i + 1) * d];
+    let nx: Vec<f64> = if gemm {
+        (0..n).map(|i| dot(row(i), row(i))).collect()
+    } else {
+        Vec::new()
+    };
+    let seeds = if gemm {
+        kmeans_plus_plus(n, k, &w, &mut rng, |i, j, _| {
+            (nx[i] + nx[j] - 2.0 * dot(row(i), row(j))).max(0.0)
+        })
+    } else {
+        kmeans_plus_plus(n, k, &w, &mut rng, |i, j, bound| {
+            sq_dist_bounded(row(i), row(j), bound, true)
+        })
+    };
+    let mut gram = if gemm { Mat::zeros(n, k) } else { Mat::new() };
+    let mut assign_any = |centres: &[f64], prev: Option<&[usize]>, labels: &mut [usize], dist: &mut [f64]| {
+        if gemm {
+            assign_gemm(rows, n, d, centres, &nx, &mut gram, labels, dist)
+        } else {
+            assign(rows, d, centres, prev, labels, dist)
+        }
+    };
     let mut centres: Vec<f64> = seeds
         .iter()
         .flat_map(|&s| rows[s * d..(s + 1) * d].iter().copied())
         .collect();
     let mut labels = vec![0usize; n];
     let mut dist = vec![0.0; n];
-    let mut trace = vec![assign(rows, d, &centres, None, &mut labels, &mut dist)];
+    let mut trace = vec![assign_any(&centres, None, &mut labels, &mut dist)];
     let mut new_centres = vec![0.0; k * d];
     let mut new_labels = vec![0usize; n];
     let mut counts = vec![0usize; k];
@@ -257,7 +339,7 @@ fn lloyd(
             .map(|(a, b)| (a - b) * (a - b))
             .sum();
         centres.copy_from_slice(&new_centres);
-        let inertia = assign(rows, d, &centres, Some(&labels), &mut new_labels, &mut dist);
+        let inertia = assign_any(&centres, Some(&labels), &mut new_labels, &mut dist);
         trace.push(inertia);
         let changed = new_labels != labels;
         labels.copy_from_slice(&new_labels);
@@ -318,5 +400,47 @@ mod tests {
             assert_eq!(dist, want_d);
             assert_eq!(total, want_d.iter().sum::<f64>());
         }
+    }
+
+    /// The expansion path (many clusters) finds the same nearest centres as the exact
+    /// scan on data without near-ties, with distances equal to rounding.
+    #[test]
+    fn gemm_assignment_matches_the_exact_one() {
+        let (n, d, k) = (257, 37, GEMM_MIN_K + 3);
+        let mut s = 5u64;
+        let mut next = || {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        let rows: Vec<f64> = (0..n * d).map(|_| next()).collect();
+        let centres: Vec<f64> = (0..k * d).map(|_| next()).collect();
+        let (mut l1, mut d1) = (vec![0; n], vec![0.0; n]);
+        let t1 = assign(&rows, d, &centres, None, &mut l1, &mut d1);
+        let nx: Vec<f64> = rows.chunks_exact(d).map(|r| dot(r, r)).collect();
+        let mut gram = Mat::zeros(n, k);
+        let (mut l2, mut d2) = (vec![0; n], vec![0.0; n]);
+        let t2 = assign_gemm(&rows, n, d, &centres, &nx, &mut gram, &mut l2, &mut d2);
+        assert_eq!(l1, l2);
+        for (a, b) in d1.iter().zip(&d2) {
+            assert!((a - b).abs() <= 1e-12 * a.max(1.0), "{a} vs {b}");
+        }
+        assert!((t1 - t2).abs() <= 1e-10 * t1);
+        // Whole fits: 40 separated groups are recovered by both paths.
+        let groups = GEMM_MIN_K + 8;
+        let m = 6;
+        let x = Mat::from_fn(groups * m, 3, |i, j| {
+            let g = (i / m) as f64;
+            let base = [g * 10.0, (g * 7.0) % 13.0 * 10.0, (g * 3.0) % 11.0 * 10.0][j];
+            base + 0.01 * ((i * 31 + j * 7) % 17) as f64
+        });
+        let fit = KMeansParams::new(groups).n_init(4).check().unwrap().fit(x.as_ref()).unwrap();
+        for g in 0..groups {
+            let l = fit.labels[g * m];
+            assert!((0..m).all(|t| fit.labels[g * m + t] == l));
+        }
+        let mut distinct = fit.labels.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), groups);
     }
 }
