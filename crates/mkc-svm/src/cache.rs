@@ -4,8 +4,8 @@
 //! rows touches every cache line of the full column; after shrinking, the compact copies
 //! cut the memory traffic per iteration from O(n) to O(#active).
 //!
-//! Only used while some variables are shrunk; invalidated on unshrinking, compacted in
-//! place when the active set shrinks further. Eviction by the clock (second chance)
+//! Only used while some variables are shrunk; dropped whenever the active set changes
+//! (see `shrinking::shrink` for why it is not compacted). Eviction by the clock (second chance)
 //! rule; the budget is [`CACHE_BYTES`].
 
 /// Memory budget of the column cache (libsvm's default is 200 MB of floats).
@@ -79,37 +79,5 @@ impl ColumnCache {
         col.resize(m, 0.0);
         fill(col);
         &self.data[s]
-    }
-
-    /// The active set lost the positions where `keep` is false: compact every column.
-    /// Columns of variables that left the active set are dropped.
-    pub fn compact(&mut self, keep: &[bool], removed_vars: &[usize]) {
-        for &j in removed_vars {
-            self.slot_of[j] = NONE;
-        }
-        let mut s = 0;
-        while s < self.owner.len() {
-            if self.slot_of[self.owner[s]] == NONE {
-                // drop this slot: move the last one here
-                self.owner.swap_remove(s);
-                self.data.swap_remove(s);
-                self.referenced.swap_remove(s);
-                if s < self.owner.len() {
-                    self.slot_of[self.owner[s]] = s as u32;
-                }
-                continue;
-            }
-            let col = &mut self.data[s];
-            let mut w = 0;
-            for (r, &k) in keep.iter().enumerate() {
-                if k {
-                    col[w] = col[r];
-                    w += 1;
-                }
-            }
-            col.truncate(w);
-            s += 1;
-        }
-        self.hand = 0;
     }
 }

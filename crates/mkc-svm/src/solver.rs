@@ -273,6 +273,7 @@ impl Smo {
         let mut counter = if warm { 1 } else { period + 1 };
         let mut iter = 0;
         let eps = self.tol;
+        s.pack();
         let optimal = loop {
             if iter >= max_iter {
                 break false;
@@ -284,8 +285,8 @@ impl Smo {
                     shrink(s, eps);
                 }
             }
-            let (i, j, pos_j) = match select(s, eps) {
-                Selection::Pair { i, j, pos_j } => (i, j, pos_j),
+            let (i, pos_i, j, pos_j) = match select(s, eps) {
+                Selection::Pair { i, pos_i, j, pos_j } => (i, pos_i, j, pos_j),
                 Selection::Optimal => {
                     if s.all_active {
                         break true;
@@ -293,15 +294,15 @@ impl Smo {
                     reconstruct_gradient(s);
                     match select(s, eps) {
                         Selection::Optimal => break true,
-                        Selection::Pair { i, j, pos_j } => {
+                        Selection::Pair { i, pos_i, j, pos_j } => {
                             counter = 1;
-                            (i, j, pos_j)
+                            (i, pos_i, j, pos_j)
                         }
                     }
                 }
             };
             iter += 1;
-            s.take_step(i, j, pos_j);
+            s.take_step(i, pos_i, j, pos_j);
         };
         reconstruct_gradient(s);
         (iter, optimal)

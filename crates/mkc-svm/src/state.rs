@@ -5,6 +5,16 @@
 //! `I_up = {t : y_t = +1, α_t < u_t} ∪ {t : y_t = −1, α_t > l_t}` and
 //! `I_low = {t : y_t = +1, α_t > l_t} ∪ {t : y_t = −1, α_t < u_t}`. Moving along
 //! `y_i e_i − y_j e_j` for `i ∈ I_up`, `j ∈ I_low` keeps `yᵀα` fixed.
+//!
+//! **Packed active set** (the role of libsvm's `swap_index`, without permuting the
+//! problem): inside the SMO loop, everything the working-set selection and the gradient
+//! update read per variable — `G`, `y`, the set penalties and `Q_tt` — is kept in
+//! arrays ordered by position in the active list, so both passes over the active set
+//! are contiguous and vectorisable instead of gathering through the index list. While
+//! the loop runs, the packed `G` is authoritative for active variables; the full `g`
+//! is brought up to date by [`State::unpack_g`] (at shrinking, reconstruction and the
+//! end of the loop). α, the bound status and the full penalties are kept current on
+//! every step (two entries per step).
 
 use crate::cache::ColumnCache;
 use crate::qmatrix::QMatrix;
@@ -50,6 +60,12 @@ pub(crate) struct State<'q, Q: QMatrix + ?Sized> {
     /// the columns of every nonzero α.
     pub alpha_ref: Vec<f64>,
     pub g_ref: Vec<f64>,
+    /// Packed copies, indexed by position in `active` (see the module docs).
+    pub pg: Vec<f64>,
+    pub py: Vec<f64>,
+    pub pup: Vec<f64>,
+    pub plow: Vec<f64>,
+    pub pqd: Vec<f64>,
 }
 
 #[inline]
@@ -143,6 +159,11 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
             cache: ColumnCache::new(n),
             alpha_ref,
             g_ref,
+            pg: Vec::new(),
+            py: Vec::new(),
+            pup: Vec::new(),
+            plow: Vec::new(),
+            pqd: Vec::new(),
             alpha,
             p,
             y,
@@ -174,6 +195,49 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
         };
     }
 
+    /// Refresh the status of variable `t` at active position `pos` (full and packed).
+    #[inline]
+    pub fn refresh_status_at(&mut self, t: usize, pos: usize) {
+        self.refresh_status(t);
+        self.pup[pos] = self.up_pen[t];
+        self.plow[pos] = self.low_pen[t];
+    }
+
+    /// Build the packed arrays from the full ones for the current active list.
+    pub fn pack(&mut self) {
+        let act = &self.active;
+        let gather = |dst: &mut Vec<f64>, src: &[f64]| {
+            dst.clear();
+            dst.extend(act.iter().map(|&t| src[t]));
+        };
+        gather(&mut self.pg, &self.g);
+        gather(&mut self.py, &self.y);
+        gather(&mut self.pup, &self.up_pen);
+        gather(&mut self.plow, &self.low_pen);
+        gather(&mut self.pqd, &self.qd);
+    }
+
+    /// Write the packed `G` back into the full `g`.
+    pub fn unpack_g(&mut self) {
+        for (&t, &g) in self.active.iter().zip(&self.pg) {
+            self.g[t] = g;
+        }
+    }
+
+    /// Keep the packed entries where `keep` is true (the active list shrank the same way).
+    pub fn compact_packed(&mut self, keep: &[bool]) {
+        for v in [
+            &mut self.pg,
+            &mut self.py,
+            &mut self.pup,
+            &mut self.plow,
+            &mut self.pqd,
+        ] {
+            let mut it = keep.iter();
+            v.retain(|_| *it.next().unwrap_or(&true));
+        }
+    }
+
     /// Column `i` of `Q` at the active rows into `col_i` (position-indexed).
     #[inline]
     pub fn fetch_col_i(&mut self, i: usize) {
@@ -187,14 +251,14 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
         }
     }
 
-    /// Minimise along `y_i e_i − y_j e_j` (the pair from the working-set selection;
-    /// `col_i` must already hold column `i` at the active rows), clip to the box,
-    /// and update `G` on the active set.
-    pub fn take_step(&mut self, i: usize, j: usize, pos_j: usize) {
+    /// Minimise along `y_i e_i − y_j e_j` (the pair from the working-set selection, at
+    /// active positions `pos_i`, `pos_j`; `col_i` must already hold column `i` at the
+    /// active rows), clip to the box, and update the packed `G` on the active set.
+    pub fn take_step(&mut self, i: usize, pos_i: usize, j: usize, pos_j: usize) {
         let (yi, yj) = (self.y[i], self.y[j]);
         let (ai, aj) = (self.alpha[i], self.alpha[j]);
         let quad = (self.qd[i] + self.qd[j] - 2.0 * yi * yj * self.col_i[pos_j]).max(TAU);
-        let t = (-yi * self.g[i] + yj * self.g[j]) / quad;
+        let t = (-yi * self.pg[pos_i] + yj * self.pg[pos_j]) / quad;
         let room_i = if yi > 0.0 {
             self.up[i] - ai
         } else {
@@ -230,17 +294,17 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
 
         if self.all_active {
             self.q
-                .add_column_with(j, daj, dai, &self.col_i, &mut self.g);
+                .add_column_with(j, daj, dai, &self.col_i, &mut self.pg);
         } else {
             let (q, active) = (self.q, &self.active);
             let m = active.len();
             let cj = self.cache.get(j, m, |buf| q.column_at(j, active, buf));
-            for ((&t, &ci), &cj) in active.iter().zip(&self.col_i[..m]).zip(cj) {
-                self.g[t] += dai * ci + daj * cj;
+            for ((g, &ci), &cj) in self.pg.iter_mut().zip(&self.col_i[..m]).zip(cj) {
+                *g += dai * ci + daj * cj;
             }
         }
-        self.refresh_status(i);
-        self.refresh_status(j);
+        self.refresh_status_at(i, pos_i);
+        self.refresh_status_at(j, pos_j);
     }
 
     /// After `alpha[t]` changed from `old` (outside an SMO step): update `G` on every

@@ -8,8 +8,9 @@
 //!    whose one-dimensional Newton step decreases the objective most.
 //!
 //! Stops when `m(α) − M(α) = max_{I_up} −yG + max_{I_low} yG < ε` (the maximal KKT
-//! violation). Only active (unshrunk) variables are scanned. Ties go to the lowest
-//! index (strict comparisons over increasing indices).
+//! violation). Only active (unshrunk) variables are scanned, through the packed arrays
+//! of the state (contiguous, in active-position order). Ties go to the lowest index
+//! (strict comparisons over increasing positions; the active list is increasing).
 
 use crate::qmatrix::QMatrix;
 use crate::state::{State, TAU};
@@ -18,24 +19,25 @@ use crate::state::{State, TAU};
 pub(crate) enum Selection {
     /// `m(α) − M(α) < ε` on the active set.
     Optimal,
-    /// Working pair `(i, j)` and the position of `j` in the active list. Column `i`
+    /// Working pair `(i, j)` and their positions in the active list. Column `i`
     /// (at the active rows) has been left in `State::col_i`.
-    Pair { i: usize, j: usize, pos_j: usize },
+    Pair {
+        i: usize,
+        pos_i: usize,
+        j: usize,
+        pos_j: usize,
+    },
 }
 
 pub(crate) fn select<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) -> Selection {
     // Step 1: the maximal violator i in I_up and, in the same pass, M' = max_{I_low} yG
     // (it does not depend on i; non-members carry −∞ penalties). When m − M' < ε the
     // active set is optimal and no column is read.
-    let (gmax, i, gmax2) = if s.all_active {
-        scan(s.y.len(), |t| t, &s.y, &s.g, &s.up_pen, &s.low_pen)
-    } else {
-        let act = &s.active;
-        scan(act.len(), |p| act[p], &s.y, &s.g, &s.up_pen, &s.low_pen)
-    };
-    if i == usize::MAX || gmax == f64::NEG_INFINITY || gmax + gmax2 < eps {
+    let (gmax, pos_i, gmax2) = scan(&s.py, &s.pg, &s.pup, &s.plow);
+    if pos_i == usize::MAX || gmax == f64::NEG_INFINITY || gmax + gmax2 < eps {
         return Selection::Optimal;
     }
+    let i = s.active[pos_i];
     s.fetch_col_i(i);
 
     // Step 2: the second-order choice of j in I_low. Minimising −b²/a is maximising
@@ -43,67 +45,42 @@ pub(crate) fn select<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) -> Sel
     // all a > 0) to keep divisions out of the loop. Non-members of I_low and b ≤ 0 get
     // b² = 0, which never wins.
     let (yi, qdi) = (s.y[i], s.qd[i]);
-    let terms = |yt: f64, gt: f64, pen: f64, qdt: f64, qit: f64| -> (f64, f64) {
-        let yg = yt * gt + pen;
-        let b = gmax + yg;
+    let (mut bb_best, mut a_best) = (0.0f64, 1.0f64);
+    let mut best_pos = usize::MAX;
+    let m = s.active.len();
+    let it = s.py.iter().zip(&s.pg).zip(&s.plow).zip(&s.pqd).zip(&s.col_i[..m]);
+    for (pos, ((((&yt, &gt), &pen), &qdt), &qit)) in it.enumerate() {
+        let b = gmax + yt * gt + pen;
         // Branch-free: max(a, τ) instead of libsvm's "τ if a ≤ 0" (they differ only for
         // 0 < a < τ = 1e-12), and max(b, 0)² for "b > 0 only".
         let a = (qdi + qdt - 2.0 * yi * yt * qit).max(TAU);
         let b = b.max(0.0);
-        (b * b, a)
-    };
-    let (mut bb_best, mut a_best) = (0.0f64, 1.0f64);
-    let (mut best_j, mut best_pos) = (usize::MAX, 0);
-    if s.all_active {
-        let it =
-            s.y.iter()
-                .zip(&s.g)
-                .zip(&s.low_pen)
-                .zip(&s.qd)
-                .zip(&s.col_i);
-        for (t, ((((&yt, &gt), &pen), &qdt), &qit)) in it.enumerate() {
-            let (bb, a) = terms(yt, gt, pen, qdt, qit);
-            if bb * a_best > bb_best * a {
-                bb_best = bb;
-                a_best = a;
-                best_j = t;
-                best_pos = t;
-            }
-        }
-    } else {
-        for (pos, (&t, &qit)) in s.active.iter().zip(&s.col_i).enumerate() {
-            let (bb, a) = terms(s.y[t], s.g[t], s.low_pen[t], s.qd[t], qit);
-            if bb * a_best > bb_best * a {
-                bb_best = bb;
-                a_best = a;
-                best_j = t;
-                best_pos = pos;
-            }
+        let bb = b * b;
+        if bb * a_best > bb_best * a {
+            bb_best = bb;
+            a_best = a;
+            best_pos = pos;
         }
     }
-    if best_j == usize::MAX {
+    if best_pos == usize::MAX {
         return Selection::Optimal;
     }
     Selection::Pair {
         i,
-        j: best_j,
+        pos_i,
+        j: s.active[best_pos],
         pos_j: best_pos,
     }
 }
 
-/// One pass over `m` positions (variable `var(p)` at position p): the first maximiser of
-/// `up_pen − yG` and the maximum of `low_pen + yG`. Four independent lanes break the
-/// loop-carried dependency of the running maxima; ties go to the lowest index.
+/// One pass over the packed active set: the first position maximising `up_pen − yG`
+/// and the maximum of `low_pen + yG`. Four independent lanes break the loop-carried
+/// dependency of the running maxima; ties go to the lowest position.
 #[inline(always)]
-fn scan(
-    m: usize,
-    var: impl Fn(usize) -> usize,
-    y: &[f64],
-    g: &[f64],
-    up_pen: &[f64],
-    low_pen: &[f64],
-) -> (f64, usize, f64) {
+fn scan(y: &[f64], g: &[f64], up_pen: &[f64], low_pen: &[f64]) -> (f64, usize, f64) {
     const L: usize = 4;
+    let m = g.len();
+    let (y, up_pen, low_pen) = (&y[..m], &up_pen[..m], &low_pen[..m]);
     let mut up = [f64::NEG_INFINITY; L];
     let mut arg = [usize::MAX; L];
     let mut low = [f64::NEG_INFINITY; L];
@@ -111,7 +88,7 @@ fn scan(
     let mut p = 0;
     while p < full {
         for k in 0..L {
-            let t = var(p + k);
+            let t = p + k;
             let yg = y[t] * g[t];
             let vu = up_pen[t] - yg;
             let vl = low_pen[t] + yg;
@@ -123,8 +100,7 @@ fn scan(
         }
         p += L;
     }
-    for p in full..m {
-        let t = var(p);
+    for t in full..m {
         let yg = y[t] * g[t];
         let (vu, vl) = (up_pen[t] - yg, low_pen[t] + yg);
         low[0] = if vl > low[0] { vl } else { low[0] };
