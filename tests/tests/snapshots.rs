@@ -28,6 +28,8 @@ fn quick_tables_match_their_snapshots() {
         source: &source,
         write: false,
         progress: false,
+        resume: false,
+        recorded_only: false,
     })
     .unwrap();
     assert!(!out.is_empty());

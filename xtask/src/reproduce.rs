@@ -7,6 +7,9 @@
 //! `results/<name>.md`. Figures go beside the Markdown, run records to
 //! `results/runs/<name>.jsonl` (git-ignored). Datasets are read from `--data-dir`, else
 //! `$MKC_DATA_DIR`, else `./data`; absent datasets give "data missing" rows.
+//! `--resume` continues an interrupted run from its records (records are appended per
+//! dataset as soon as it is done); `--recorded-only` renders what is on record without
+//! running anything.
 
 use mkc_experiments::registry::RegistrySource;
 use mkc_experiments::reproduce::{reproduce, Reproduce};
@@ -26,6 +29,14 @@ pub struct Args {
     /// Data directory (default: $MKC_DATA_DIR, else ./data).
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
+    /// Continue an interrupted run: jobs whose runs are all in `results/runs/<name>.jsonl`
+    /// (same profile, dataset, method, parameters, kernel and seeds) are not run again.
+    #[arg(long)]
+    pub resume: bool,
+    /// Run nothing: render the tables from the records alone; datasets without complete
+    /// records appear as "not run".
+    #[arg(long)]
+    pub recorded_only: bool,
 }
 
 fn workspace_root() -> PathBuf {
@@ -52,6 +63,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         source: &source,
         write: true,
         progress: true,
+        resume: args.resume,
+        recorded_only: args.recorded_only,
     })?;
     for r in &out {
         let mut missing = 0;

@@ -57,6 +57,10 @@ pub struct RunArgs {
     /// Append one JSON record per run to this file.
     #[arg(long)]
     pub records: Option<PathBuf>,
+    /// Continue an interrupted run: jobs whose runs are all in --records (same profile,
+    /// dataset, method, parameters, kernel and seeds) are taken from there.
+    #[arg(long, requires = "records")]
+    pub resume: bool,
     /// Data directory (default: $MKC_DATA_DIR, else ./data).
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
@@ -68,6 +72,10 @@ pub struct RunArgs {
 pub fn run(a: RunArgs) -> Result<()> {
     let source = RegistrySource::new(a.data_dir.as_deref())?;
     let (plan, hash) = load_plan(&a.config, &a.profile, &source)?;
+    let index = match (&a.records, a.resume) {
+        (Some(path), true) => Some(mkc_experiments::resume::RecordIndex::read(path)?),
+        _ => None,
+    };
     let report = run_plan(
         &plan,
         &RunOptions {
@@ -75,6 +83,8 @@ pub fn run(a: RunArgs) -> Result<()> {
             records: a.records.clone(),
             progress: true,
             config_hash: hash,
+            resume: index.as_ref(),
+            recorded_only: false,
         },
     )?;
     let md = render(&report, RenderOptions { timings: a.timings });

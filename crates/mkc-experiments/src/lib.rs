@@ -47,6 +47,7 @@ pub mod recipe;
 pub mod record;
 pub mod registry;
 pub mod reproduce;
+pub mod resume;
 pub mod runner;
 pub mod summary;
 pub mod table;

@@ -61,6 +61,10 @@ pub struct Reproduce<'a> {
     pub write: bool,
     /// Progress bar on a terminal.
     pub progress: bool,
+    /// Take jobs already in `results/runs/<name>.jsonl` from there (see [`crate::resume`]).
+    pub resume: bool,
+    /// With `resume`: run nothing, render what is on record (other rows: "not run").
+    pub recorded_only: bool,
 }
 
 /// One reproduced config.
@@ -139,11 +143,19 @@ pub fn reproduce(r: &Reproduce<'_>) -> Result<Vec<Reproduced>> {
         let records = r
             .write
             .then(|| r.results.join("runs").join(format!("{name}.jsonl")));
+        let index = if r.resume || r.recorded_only {
+            let path = r.results.join("runs").join(format!("{name}.jsonl"));
+            Some(crate::resume::RecordIndex::read(&path)?)
+        } else {
+            None
+        };
         let opts = RunOptions {
             source: r.source,
             records,
             progress: r.progress,
             config_hash: hash,
+            resume: index.as_ref(),
+            recorded_only: r.recorded_only,
         };
         let report = run_plan(&plan, &opts)?;
         let markdown = render(&report, RenderOptions { timings: false });

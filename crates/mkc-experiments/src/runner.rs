@@ -2,7 +2,8 @@
 //! and column), all (column, grid point, kernel) jobs of a dataset in parallel with
 //! rayon, restarts inside each job in parallel too. Results are collected in index order
 //! and each run's seed is `derive(base_seed, restart)`, so the outcome does not depend
-//! on the number of threads.
+//! on the number of threads. With a [`RecordIndex`] (`resume`), jobs whose runs are all
+//! on record are taken from the records instead of run again.
 
 use crate::config::{Plan, PlanColumn};
 use crate::dataset::{prepare, DataSource, Prepared, Unavailable};
@@ -10,6 +11,7 @@ use crate::methods::{self, Input, KernelUse, Outcome};
 use crate::metric::Scores;
 use crate::progress::Progress;
 use crate::record::{RunRecord, MKC_VERSION};
+use crate::resume::RecordIndex;
 use crate::summary::{summarise, Cell, Group};
 use mkc_core::seed::derive;
 use mkc_core::Result;
@@ -27,7 +29,16 @@ pub struct RunOptions<'a> {
     pub progress: bool,
     /// Hash of the config text, written into the records.
     pub config_hash: String,
+    /// Take jobs whose runs are all on record from here instead of running them (their
+    /// records are not written again).
+    pub resume: Option<&'a RecordIndex>,
+    /// With `resume`: run nothing; a dataset with any job not on record is reported as
+    /// not run ("no records yet"), so that a partial reproduction can be rendered.
+    pub recorded_only: bool,
 }
+
+/// Recorded outcomes of one job: scores per restart, or the error of a failed run.
+type Recorded = Vec<std::result::Result<crate::metric::Scores, String>>;
 
 /// The result of one column on one dataset.
 #[derive(Debug, Clone)]
@@ -284,13 +295,52 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
                 }
             }
         }
-        progress.add(jobs.len() as u64);
-        let results: Vec<JobResult> = jobs
-            .par_iter()
+        let recorded: Vec<Option<Recorded>> = jobs
+            .iter()
             .map(|j| {
+                let index = opts.resume?;
+                let method = j.col.method.as_deref()?;
+                let seeds = seeds_of(plan, j.col.restarts);
+                index.lookup(
+                    &plan.profile,
+                    key,
+                    method,
+                    point_params(j.col, key, j.point),
+                    j.kernel,
+                    &seeds,
+                )
+            })
+            .collect();
+        let pending = recorded.iter().filter(|r| r.is_none()).count();
+        if opts.recorded_only && pending > 0 {
+            let why = Unavailable::Failed(format!(
+                "no records yet for {pending} of {} jobs (the full run has not reached this dataset; \
+                 rerun with --resume to complete it)",
+                jobs.len()
+            ));
+            for (ti, t) in plan.tables.iter().enumerate() {
+                if let Some(ri) = t.rows.iter().position(|r| r == key) {
+                    row_slots[ti][ri] = Some(RowReport {
+                        key: key.clone(),
+                        result: Err(why.clone()),
+                        kernel_names: data.kernel_names.clone(),
+                        n: data.n,
+                    });
+                }
+            }
+            continue;
+        }
+        progress.add(pending as u64);
+        let results: Vec<Option<JobResult>> = jobs
+            .par_iter()
+            .zip(&recorded)
+            .map(|(j, rec)| {
+                if rec.is_some() {
+                    return None;
+                }
                 let r = run_job(plan, j, &data);
                 progress.inc(1);
-                r
+                Some(r)
             })
             .collect();
         // Records and scores, sequentially in job order.
@@ -313,7 +363,29 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
             let mut first_error = None;
             for &j in &idx {
                 let job = &jobs[j];
-                let res = &results[j];
+                if let Some(rec) = &recorded[j] {
+                    let mut runs = Vec::new();
+                    for r in rec {
+                        match r {
+                            Ok(s) => runs.push(*s),
+                            Err(e) => {
+                                first_error.get_or_insert_with(|| e.clone());
+                            }
+                        }
+                    }
+                    if runs.len() != rec.len() {
+                        runs.clear();
+                    }
+                    groups.push(Group {
+                        point: job.point,
+                        kernel: job.kernel,
+                        runs,
+                    });
+                    continue;
+                }
+                let Some(res) = &results[j] else {
+                    continue;
+                };
                 let share = res.seconds / res.outcomes.len().max(1) as f64;
                 let mut runs = Vec::new();
                 for (r, out) in res.outcomes.iter().enumerate() {
@@ -416,8 +488,8 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
                         Some(ch) => {
                             let g = ch.groups[0];
                             let ex = results[sr.jobs[g]]
-                                .outcomes
-                                .first()
+                                .as_ref()
+                                .and_then(|r| r.outcomes.first())
                                 .and_then(|o| o.as_ref().ok())
                                 .cloned();
                             (Some(describe_choice(col, &job_refs, &ch.groups, &data)), ex)

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod blobs;
+
 use std::path::{Path, PathBuf};
 
 /// The repository root.

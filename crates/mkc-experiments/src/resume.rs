@@ -1,0 +1,147 @@
+//! Resuming a reproduction from its run records.
+//!
+//! A full protocol can take longer than one sitting (RMKC's Tables 1–4: many hours on two
+//! cores). The runner appends every dataset's records to `results/runs/<config>.jsonl`
+//! as soon as the dataset is done, so an interrupted run loses at most the dataset in
+//! progress. With [`RecordIndex`] the next run takes every job whose runs are all on
+//! record instead of running it again.
+//!
+//! A job is identified by what determines its runs: profile, dataset key, method, the
+//! full parameter set, the kernel index, and the seed of every restart (base seed,
+//! restart index, derived seed). The config hash is *not* part of the identity, so
+//! editing a table's notes or adding a dataset keeps the records usable; records of
+//! another mkc version are ignored. The index trusts that the code and the data have not
+//! changed in ways the identity does not see (a different recipe for the same dataset
+//! key, a changed algorithm); regenerate from scratch (delete the records file) after
+//! such changes.
+
+use crate::metric::Scores;
+use crate::record::MKC_VERSION;
+use mkc_core::{Error, Result};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The identity of one job (all its restarts) in the index.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct JobKey {
+    profile: String,
+    dataset: String,
+    method: String,
+    /// Canonical JSON of the parameter set (keys sorted).
+    params: String,
+    kernel: Option<usize>,
+}
+
+/// One recorded run: its seed and its scores, or the error it failed with.
+#[derive(Debug, Clone)]
+struct RecordedRun {
+    seed: u64,
+    outcome: std::result::Result<Scores, String>,
+}
+
+#[derive(Deserialize)]
+struct RawRecord {
+    profile: String,
+    dataset: String,
+    method: String,
+    params: serde_json::Value,
+    kernel: Option<(usize, String)>,
+    base_seed: u64,
+    restart: usize,
+    seed: u64,
+    metrics: Option<Scores>,
+    error: Option<String>,
+    mkc_version: String,
+}
+
+/// Recorded runs by job identity (see the module docs). Later records of the same run
+/// replace earlier ones.
+#[derive(Debug, Default)]
+pub struct RecordIndex {
+    runs: HashMap<JobKey, HashMap<(u64, usize), RecordedRun>>,
+    /// Lines read.
+    pub lines: usize,
+}
+
+fn canonical(v: &serde_json::Value) -> String {
+    // serde_json's map is ordered by key, so the text is canonical.
+    v.to_string()
+}
+
+impl RecordIndex {
+    /// Read a records file; a missing file gives an empty index. Lines that do not parse
+    /// (e.g. the half-written last line of a killed run) are skipped.
+    pub fn read(path: &Path) -> Result<Self> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        let mut idx = Self::default();
+        for line in text.lines() {
+            idx.lines += 1;
+            let Ok(r) = serde_json::from_str::<RawRecord>(line) else {
+                continue;
+            };
+            if r.mkc_version != MKC_VERSION {
+                continue;
+            }
+            let key = JobKey {
+                profile: r.profile,
+                dataset: r.dataset,
+                method: r.method,
+                params: canonical(&r.params),
+                kernel: r.kernel.map(|k| k.0),
+            };
+            let outcome = match (r.metrics, r.error) {
+                (_, Some(e)) => Err(e),
+                (Some(s), None) => Ok(s),
+                (None, None) => continue,
+            };
+            idx.runs.entry(key).or_default().insert(
+                (r.base_seed, r.restart),
+                RecordedRun {
+                    seed: r.seed,
+                    outcome,
+                },
+            );
+        }
+        Ok(idx)
+    }
+
+    /// The recorded outcomes of a job, in the order of `seeds` (base seed, restart,
+    /// derived seed), when every one of them is on record with the same derived seed.
+    pub fn lookup(
+        &self,
+        profile: &str,
+        dataset: &str,
+        method: &str,
+        params: &crate::params::ParamSet,
+        kernel: Option<usize>,
+        seeds: &[(u64, usize, u64)],
+    ) -> Option<Vec<std::result::Result<Scores, String>>> {
+        let params = serde_json::to_value(params).ok()?;
+        let key = JobKey {
+            profile: profile.to_string(),
+            dataset: dataset.to_string(),
+            method: method.to_string(),
+            params: canonical(&params),
+            kernel,
+        };
+        let runs = self.runs.get(&key)?;
+        seeds
+            .iter()
+            .map(|&(b, r, s)| {
+                runs.get(&(b, r))
+                    .filter(|run| run.seed == s)
+                    .map(|run| run.outcome.clone())
+            })
+            .collect()
+    }
+
+    /// Number of distinct jobs on record.
+    pub fn jobs(&self) -> usize {
+        self.runs.len()
+    }
+}

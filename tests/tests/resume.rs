@@ -1,0 +1,145 @@
+//! Resuming a reproduction from its run records (`mkc_experiments::resume`): the tables
+//! come out the same, recorded jobs are not run again, and only matching runs are reused.
+
+mod common;
+
+use common::blobs::Blobs;
+use mkc_experiments::config::{parse_config, resolve};
+use mkc_experiments::dataset::Unavailable;
+use mkc_experiments::resume::RecordIndex;
+use mkc_experiments::runner::{run_plan, Report, RunOptions};
+use mkc_experiments::table::{render, RenderOptions};
+use std::path::Path;
+
+const CONFIG: &str = r#"
+title = "resume"
+restarts = 3
+seeds = [5]
+metrics = ["acc", "nmi"]
+[recipes.r]
+kernels = [{ kind = "gaussian", sigma_median_ratio = [0.5, 2.0] }]
+normalize = ["center", "unit-diagonal"]
+[datasets.blobs]
+recipe = "r"
+[datasets.two]
+source = "blobs"
+recipe = "r"
+classes = ["x", "y"]
+[tables.t]
+title = "T"
+datasets = ["blobs", "two"]
+columns = [
+  { id = "kkm", label = "KKM", method = "kkm", grid = { n_init = [1, 2] } },
+  { id = "avg", label = "Avg-KKM", method = "avg-kkm" },
+]
+[tables.u]
+title = "U"
+datasets = ["two"]
+columns = [{ id = "rmkc", label = "RMKC", method = "rmkc", grid = { C = [0.1, 10.0] } }]
+"#;
+
+fn run(config: &str, records: &Path, index: Option<&RecordIndex>, recorded_only: bool) -> Report {
+    let cfg = parse_config("resume.toml", config).unwrap();
+    let plan = resolve("resume.toml", &cfg, "full", &|n| n == "blobs").unwrap();
+    run_plan(
+        &plan,
+        &RunOptions {
+            source: &Blobs,
+            records: Some(records.to_path_buf()),
+            progress: false,
+            config_hash: "h".into(),
+            resume: index,
+            recorded_only,
+        },
+    )
+    .unwrap()
+}
+
+fn lines(p: &Path) -> Vec<String> {
+    std::fs::read_to_string(p)
+        .map(|t| t.lines().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+fn md(r: &Report) -> String {
+    render(r, RenderOptions { timings: false })
+}
+
+#[test]
+fn a_complete_record_reproduces_the_tables_without_running_anything() {
+    let dir = common::temp_dir("resume-complete");
+    let rec = dir.join("r.jsonl");
+    let fresh = run(CONFIG, &rec, None, false);
+    let n = lines(&rec).len();
+    // Four kernels (two views x two widths). blobs: 3 restarts x (2 grid points x 4
+    // kernels + 1 combination); two: the same + RMKC 2 grid points x 3 restarts.
+    assert_eq!(n, 27 + 27 + 6);
+    let index = RecordIndex::read(&rec).unwrap();
+    assert_eq!(index.jobs(), 9 + 9 + 2);
+    for only in [true, false] {
+        let again = run(CONFIG, &rec, Some(&index), only);
+        assert_eq!(md(&again), md(&fresh));
+        // Nothing was run, so nothing was appended.
+        assert_eq!(lines(&rec).len(), n);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_interrupted_run_is_completed_by_running_only_the_missing_dataset() {
+    let dir = common::temp_dir("resume-partial");
+    let (full, part) = (dir.join("full.jsonl"), dir.join("part.jsonl"));
+    let fresh = run(CONFIG, &full, None, false);
+    // Keep the first dataset's records and half a line of the next one (a killed writer).
+    let all = lines(&full);
+    let kept: Vec<&String> = all.iter().filter(|l| l.contains(r#""dataset":"blobs""#)).collect();
+    assert_eq!(kept.len(), 27);
+    let mut text: String = kept.iter().map(|l| format!("{l}\n")).collect();
+    text.push_str(&all.iter().find(|l| l.contains(r#""dataset":"two""#)).unwrap()[..40]);
+    text.push('\n');
+    std::fs::write(&part, &text).unwrap();
+    let index = RecordIndex::read(&part).unwrap();
+    assert_eq!(index.jobs(), 9);
+
+    // Records only: the missing dataset is reported as not run, in both tables.
+    let shown = run(CONFIG, &part, Some(&index), true);
+    for t in &shown.tables {
+        let row = t.rows.iter().find(|r| r.key == "two").unwrap();
+        match &row.result {
+            Err(Unavailable::Failed(why)) => assert!(why.contains("no records yet"), "{why}"),
+            other => panic!("expected a not-run row, got {other:?}"),
+        }
+    }
+    assert!(shown.tables[0].rows[0].result.is_ok());
+
+    // Resume: only the 33 runs of `two` are run and appended; the tables equal the fresh run.
+    let before = lines(&part).len();
+    let resumed = run(CONFIG, &part, Some(&index), false);
+    assert_eq!(lines(&part).len(), before + 33);
+    assert_eq!(md(&resumed), md(&fresh));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn records_of_other_seeds_or_parameters_are_not_reused() {
+    let dir = common::temp_dir("resume-mismatch");
+    let rec = dir.join("r.jsonl");
+    run(CONFIG, &rec, None, false);
+    let n = lines(&rec).len();
+    let index = RecordIndex::read(&rec).unwrap();
+    // Other seeds: every job runs again.
+    let seeds = CONFIG.replace("seeds = [5]", "seeds = [6]");
+    run(&seeds, &rec, Some(&index), false);
+    assert_eq!(lines(&rec).len(), 2 * n);
+    // One more restart: the recorded jobs lack restart 3, so they run again too.
+    let index = RecordIndex::read(&rec).unwrap();
+    let restarts = CONFIG.replace("restarts = 3", "restarts = 4");
+    run(&restarts, &rec, Some(&index), false);
+    assert_eq!(lines(&rec).len(), 2 * n + n / 3 * 4);
+    // Another C for RMKC: only that grid point runs (3 restarts).
+    let index = RecordIndex::read(&rec).unwrap();
+    let grid = CONFIG.replace("C = [0.1, 10.0]", "C = [0.1, 1.0]");
+    run(&grid, &rec, Some(&index), false);
+    assert_eq!(lines(&rec).len(), 2 * n + n / 3 * 4 + 3);
+    std::fs::remove_dir_all(&dir).ok();
+}
