@@ -346,3 +346,31 @@ fn iteration_cap_is_reported() {
         Err(Error::NotConverged { iterations: 3, .. })
     ));
 }
+
+/// The one-pass check reads every entry: a NaN, an infinity or an asymmetric pair at any
+/// position is found, for sizes around the strip width (16) and its multiples.
+#[test]
+fn kernel_check_finds_every_position() {
+    for n in [1usize, 2, 15, 16, 17, 33, 40] {
+        let base = Mat::from_fn(n, n, |i, j| 1.0 / (1.0 + (i as f64 - j as f64).abs()));
+        assert!(CheckedKernel::new(base.as_ref()).is_ok(), "n = {n}");
+        for r in 0..n {
+            for c in 0..n {
+                let mut bad = base.clone();
+                bad[(r, c)] = if (r + c) % 2 == 0 { f64::NAN } else { f64::NEG_INFINITY };
+                assert!(
+                    matches!(CheckedKernel::new(bad.as_ref()), Err(Error::NonFinite { row, col, .. }) if row == r && col == c),
+                    "n = {n}: non-finite ({r}, {c}) missed"
+                );
+                if r != c {
+                    let mut asym = base.clone();
+                    asym[(r, c)] += 1e-3;
+                    assert!(
+                        matches!(CheckedKernel::new(asym.as_ref()), Err(Error::NotSymmetric { .. })),
+                        "n = {n}: asymmetric ({r}, {c}) missed"
+                    );
+                }
+            }
+        }
+    }
+}
