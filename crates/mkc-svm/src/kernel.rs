@@ -20,7 +20,7 @@ impl<'a> CheckedKernel<'a> {
     /// but in one pass over the matrix). Positive semidefiniteness is not checked: SMO
     /// only needs it for global optimality, and non-positive curvature is handled.
     ///
-    /// The pass runs over strips of [`STRIP`] columns `jb..je`: for every row `i < je` it
+    /// The pass runs over strips of 16 columns `jb..je`: for every row `i < je` it
     /// compares `K[i, j]` (read down the strip's columns, 16 sequential streams) with
     /// `K[j, i]` (16 contiguous entries of column `i`). Every entry is read exactly once
     /// (the upper triangle and the diagonal blocks as `K[i, j]`, the rest as `K[j, i]`).
