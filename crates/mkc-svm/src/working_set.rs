@@ -43,10 +43,8 @@ pub(crate) fn select<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) -> Sel
     let i = s.active[pos_i];
     s.fetch_col_i(i);
 
-    // Step 2: the second-order choice of j in I_low. Minimising −b²/a is maximising
-    // b²/a; candidates are compared by cross-multiplication (b_t² a_best > b_best² a_t,
-    // all a > 0) to keep divisions out of the loop. Non-members of I_low and b ≤ 0 get
-    // b² = 0, which never wins.
+    // Step 2: the second-order choice of j in I_low (minimising −b²/a is maximising
+    // b²/a). Non-members of I_low and b ≤ 0 get b² = 0, which never wins.
     let (yi, qdi) = (s.y[i], s.qd[i]);
     let m = s.active.len();
     let best_pos = second_order_j(gmax, yi, qdi, &s.py, &s.pg, &s.plow, &s.pqd, &s.col_i[..m]);
@@ -66,16 +64,15 @@ pub(crate) fn select<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) -> Sel
 /// dependency of the running maxima; ties go to the lowest position.
 #[inline(always)]
 fn scan(y: &[f64], g: &[f64], up_pen: &[f64], low_pen: &[f64]) -> (f64, usize, f64) {
-    const L: usize = LANES;
     let m = g.len();
     let (y, up_pen, low_pen) = (&y[..m], &up_pen[..m], &low_pen[..m]);
-    let mut up = [f64::NEG_INFINITY; L];
-    let mut arg = [usize::MAX; L];
-    let mut low = [f64::NEG_INFINITY; L];
-    let full = m / L * L;
+    let mut up = [f64::NEG_INFINITY; LANES];
+    let mut arg = [usize::MAX; LANES];
+    let mut low = [f64::NEG_INFINITY; LANES];
+    let full = m / LANES * LANES;
     let mut p = 0;
     while p < full {
-        for k in 0..L {
+        for k in 0..LANES {
             let t = p + k;
             let yg = y[t] * g[t];
             let vu = up_pen[t] - yg;
@@ -86,7 +83,7 @@ fn scan(y: &[f64], g: &[f64], up_pen: &[f64], low_pen: &[f64]) -> (f64, usize, f
                 arg[k] = t;
             }
         }
-        p += L;
+        p += LANES;
     }
     for t in full..m {
         let yg = y[t] * g[t];
@@ -98,7 +95,7 @@ fn scan(y: &[f64], g: &[f64], up_pen: &[f64], low_pen: &[f64]) -> (f64, usize, f
         }
     }
     let (mut best, mut best_t) = (f64::NEG_INFINITY, usize::MAX);
-    for k in 0..L {
+    for k in 0..LANES {
         if up[k] > best || (up[k] == best && arg[k] < best_t) {
             best = up[k];
             best_t = arg[k];
@@ -135,16 +132,19 @@ fn second_order_j(
     let mut a_best = [1.0f64; LANES];
     let mut pos_best = [usize::MAX; LANES];
     let two_yi = 2.0 * yi;
+    // (b², a) of position t. Branch-free: max(a, τ) instead of libsvm's "τ if a ≤ 0"
+    // (they differ only for 0 < a < τ = 1e-12), and max(b, 0)² for "b > 0 only".
+    let gain = |t: usize| {
+        let a = (qdi + qd[t] - two_yi * y[t] * col_i[t]).max(TAU);
+        let b = (gmax + y[t] * g[t] + low_pen[t]).max(0.0);
+        (b * b, a)
+    };
     let full = m / LANES * LANES;
     let mut p = 0;
     while p < full {
         for k in 0..LANES {
             let t = p + k;
-            // Branch-free: max(a, τ) instead of libsvm's "τ if a ≤ 0" (they differ only
-            // for 0 < a < τ = 1e-12), and max(b, 0)² for "b > 0 only".
-            let a = (qdi + qd[t] - two_yi * y[t] * col_i[t]).max(TAU);
-            let b = (gmax + y[t] * g[t] + low_pen[t]).max(0.0);
-            let bb = b * b;
+            let (bb, a) = gain(t);
             let better = bb * a_best[k] > bb_best[k] * a;
             bb_best[k] = if better { bb } else { bb_best[k] };
             a_best[k] = if better { a } else { a_best[k] };
@@ -153,9 +153,7 @@ fn second_order_j(
         p += LANES;
     }
     for t in full..m {
-        let a = (qdi + qd[t] - two_yi * y[t] * col_i[t]).max(TAU);
-        let b = (gmax + y[t] * g[t] + low_pen[t]).max(0.0);
-        let bb = b * b;
+        let (bb, a) = gain(t);
         // lane 0 holds positions < full only, so a later t wins only if strictly better
         if bb * a_best[0] > bb_best[0] * a {
             (bb_best[0], a_best[0], pos_best[0]) = (bb, a, t);
