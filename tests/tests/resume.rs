@@ -92,10 +92,17 @@ fn an_interrupted_run_is_completed_by_running_only_the_missing_dataset() {
     let fresh = run(CONFIG, &full, None, false);
     // Keep the first dataset's records and half a line of the next one (a killed writer).
     let all = lines(&full);
-    let kept: Vec<&String> = all.iter().filter(|l| l.contains(r#""dataset":"blobs""#)).collect();
+    let kept: Vec<&String> = all
+        .iter()
+        .filter(|l| l.contains(r#""dataset":"blobs""#))
+        .collect();
     assert_eq!(kept.len(), 27);
     let mut text: String = kept.iter().map(|l| format!("{l}\n")).collect();
-    text.push_str(&all.iter().find(|l| l.contains(r#""dataset":"two""#)).unwrap()[..40]);
+    text.push_str(
+        &all.iter()
+            .find(|l| l.contains(r#""dataset":"two""#))
+            .unwrap()[..40],
+    );
     text.push('\n');
     std::fs::write(&part, &text).unwrap();
     let index = RecordIndex::read(&part).unwrap();

@@ -42,5 +42,8 @@ fn quick_tables_match_their_snapshots() {
             failed.push(name);
         }
     }
-    assert!(failed.is_empty(), "tables differ from their snapshots: {failed:?}");
+    assert!(
+        failed.is_empty(),
+        "tables differ from their snapshots: {failed:?}"
+    );
 }

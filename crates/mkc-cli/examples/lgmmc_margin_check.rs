@@ -26,13 +26,18 @@ fn margin_objective(k: &Mat<f64>, y: &[f64], c: f64) -> Result<f64, Box<dyn Erro
 }
 
 fn signs(labels: &[usize]) -> Vec<f64> {
-    labels.iter().map(|&l| if l == 0 { 1.0 } else { -1.0 }).collect()
+    labels
+        .iter()
+        .map(|&l| if l == 0 { 1.0 } else { -1.0 })
+        .collect()
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
     let args: Vec<String> = std::env::args().collect();
     let (Some(name), Some(balance)) = (args.get(1), args.get(2)) else {
-        return Err("usage: lgmmc_margin_check DATASET BALANCE_FRACTION (e.g. lamda-clean1 0.3)".into());
+        return Err(
+            "usage: lgmmc_margin_check DATASET BALANCE_FRACTION (e.g. lamda-clean1 0.3)".into(),
+        );
     };
     let balance: f64 = balance.parse()?;
     let data_dir = std::env::var_os("MKC_DATA_DIR").map(PathBuf::from);
@@ -47,11 +52,18 @@ fn main() -> Result<(), Box<dyn Error>> {
     )?;
     let truth = signs(loaded.truth.as_deref().ok_or("the dataset has no labels")?);
     let n = truth.len();
-    println!("{name}: n = {n}, 1ᵀy(true) = {}, β = {:.2}", truth.iter().sum::<f64>(), balance * n as f64);
+    println!(
+        "{name}: n = {n}, 1ᵀy(true) = {}, β = {:.2}",
+        truth.iter().sum::<f64>(),
+        balance * n as f64
+    );
     for (ki, k) in loaded.kernels.iter().enumerate() {
         let with_bias = Mat::from_fn(n, n, |i, j| k[(i, j)] + 1.0);
         for c in [0.1, 1.0, 10.0, 100.0] {
-            let params = LgmmcParams::new().c(c).balance(Balance::Fraction(balance)).check()?;
+            let params = LgmmcParams::new()
+                .c(c)
+                .balance(Balance::Fraction(balance))
+                .check()?;
             let fit = match (ki, loaded.features.as_ref()) {
                 (0, Some(x)) => params.fit_linear(x.as_ref())?,
                 _ => params.fit_kernel(k.as_ref())?,
@@ -59,7 +71,10 @@ fn main() -> Result<(), Box<dyn Error>> {
             let ours = signs(&fit.labels);
             let agree = ours.iter().zip(&truth).filter(|(a, b)| a == b).count();
             let err = 100.0 * (n - agree.max(n - agree)) as f64 / n as f64;
-            let (j_true, j_ours) = (margin_objective(&with_bias, &truth, c)?, margin_objective(&with_bias, &ours, c)?);
+            let (j_true, j_ours) = (
+                margin_objective(&with_bias, &truth, c)?,
+                margin_objective(&with_bias, &ours, c)?,
+            );
             println!(
                 "  {} C={c}: error {err:.2}%, 1ᵀy = {}, J(true) = {j_true:.4e}, J(ours) = {j_ours:.4e}: {}",
                 loaded.names[ki],

@@ -12,15 +12,30 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum Error {
     /// An argument has the wrong shape (rows/columns/length).
     #[error("{what}: expected {expected}, got {got}")]
-    Shape { what: String, expected: String, got: String },
+    Shape {
+        what: String,
+        expected: String,
+        got: String,
+    },
 
     /// A NaN or infinite value where finite numbers are required.
     #[error("{what}: non-finite value {value} at row {row}, column {col}")]
-    NonFinite { what: String, row: usize, col: usize, value: f64 },
+    NonFinite {
+        what: String,
+        row: usize,
+        col: usize,
+        value: f64,
+    },
 
     /// A matrix that must be symmetric is not (beyond the tolerance).
     #[error("{what}: not symmetric: entry ({i}, {j}) = {a:e} but ({j}, {i}) = {b:e}")]
-    NotSymmetric { what: String, i: usize, j: usize, a: f64, b: f64 },
+    NotSymmetric {
+        what: String,
+        i: usize,
+        j: usize,
+        a: f64,
+        b: f64,
+    },
 
     /// A matrix that must be positive semidefinite is not.
     #[error("{what}: not positive semidefinite (smallest eigenvalue {min_eigenvalue:e})")]
@@ -28,7 +43,11 @@ pub enum Error {
 
     /// A hyperparameter is out of its valid range.
     #[error("invalid parameter `{name}` = {value}: {reason}")]
-    InvalidParam { name: String, value: String, reason: String },
+    InvalidParam {
+        name: String,
+        value: String,
+        reason: String,
+    },
 
     /// An input is empty or has too few distinct elements (e.g. a one-class dataset).
     #[error("{what}: {reason}")]
@@ -36,7 +55,12 @@ pub enum Error {
 
     /// An iterative solver hit its iteration cap without meeting its tolerance.
     #[error("{what} did not converge in {iterations} iterations (residual {residual:e}, tolerance {tolerance:e})")]
-    NotConverged { what: String, iterations: usize, residual: f64, tolerance: f64 },
+    NotConverged {
+        what: String,
+        iterations: usize,
+        residual: f64,
+        tolerance: f64,
+    },
 
     /// A numerical failure that input validation could not rule out.
     #[error("numerical failure in {what}: {reason}")]
@@ -44,53 +68,115 @@ pub enum Error {
 
     /// An I/O error, with the file it concerns.
     #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, #[source] source: std::io::Error },
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 
     /// A file could be read but its content is malformed.
     #[error("{}: {location}: {reason}", path.display())]
-    Parse { path: PathBuf, location: String, reason: String },
+    Parse {
+        path: PathBuf,
+        location: String,
+        reason: String,
+    },
 
     /// A dataset file is not in the data directory.
     #[error("dataset `{dataset}`: missing file {} (sha256 {sha256}); {hint}", file.display())]
-    MissingData { dataset: String, file: PathBuf, sha256: String, hint: String },
+    MissingData {
+        dataset: String,
+        file: PathBuf,
+        sha256: String,
+        hint: String,
+    },
 
     /// A data file does not have the checksum the registry records.
     #[error("{}: sha256 mismatch: expected {expected}, found {found}", path.display())]
-    Checksum { path: PathBuf, expected: String, found: String },
+    Checksum {
+        path: PathBuf,
+        expected: String,
+        found: String,
+    },
 
     /// A configuration file has an unknown key, a wrong type or an impossible value.
     #[error("config {source_name}: `{key}`: {reason}")]
-    Config { source_name: String, key: String, reason: String },
+    Config {
+        source_name: String,
+        key: String,
+        reason: String,
+    },
 }
 
 impl Error {
     /// Shorthand for [`Error::InvalidParam`].
-    pub fn param(name: impl Into<String>, value: impl std::fmt::Display, reason: impl Into<String>) -> Self {
-        Error::InvalidParam { name: name.into(), value: value.to_string(), reason: reason.into() }
+    pub fn param(
+        name: impl Into<String>,
+        value: impl std::fmt::Display,
+        reason: impl Into<String>,
+    ) -> Self {
+        Error::InvalidParam {
+            name: name.into(),
+            value: value.to_string(),
+            reason: reason.into(),
+        }
     }
     /// Shorthand for [`Error::InvalidInput`].
     pub fn input(what: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::InvalidInput { what: what.into(), reason: reason.into() }
+        Error::InvalidInput {
+            what: what.into(),
+            reason: reason.into(),
+        }
     }
     /// Shorthand for [`Error::Shape`].
-    pub fn shape(what: impl Into<String>, expected: impl Into<String>, got: impl Into<String>) -> Self {
-        Error::Shape { what: what.into(), expected: expected.into(), got: got.into() }
+    pub fn shape(
+        what: impl Into<String>,
+        expected: impl Into<String>,
+        got: impl Into<String>,
+    ) -> Self {
+        Error::Shape {
+            what: what.into(),
+            expected: expected.into(),
+            got: got.into(),
+        }
     }
     /// Shorthand for [`Error::Numerical`].
     pub fn numerical(what: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::Numerical { what: what.into(), reason: reason.into() }
+        Error::Numerical {
+            what: what.into(),
+            reason: reason.into(),
+        }
     }
     /// Shorthand for [`Error::Io`].
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io { path: path.into(), source }
+        Error::Io {
+            path: path.into(),
+            source,
+        }
     }
     /// Shorthand for [`Error::Parse`].
-    pub fn parse(path: impl Into<PathBuf>, location: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::Parse { path: path.into(), location: location.into(), reason: reason.into() }
+    pub fn parse(
+        path: impl Into<PathBuf>,
+        location: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        Error::Parse {
+            path: path.into(),
+            location: location.into(),
+            reason: reason.into(),
+        }
     }
     /// Shorthand for [`Error::Config`].
-    pub fn config(source_name: impl Into<String>, key: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::Config { source_name: source_name.into(), key: key.into(), reason: reason.into() }
+    pub fn config(
+        source_name: impl Into<String>,
+        key: impl Into<String>,
+        reason: impl Into<String>,
+    ) -> Self {
+        Error::Config {
+            source_name: source_name.into(),
+            key: key.into(),
+            reason: reason.into(),
+        }
     }
 }
 

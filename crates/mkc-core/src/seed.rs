@@ -29,8 +29,14 @@ mod tests {
 
     #[test]
     fn same_seed_same_stream_and_distinct_substreams() {
-        let a: Vec<u64> = (0..4).map(|_| 0).scan(rng(7), |r, _: u64| Some(r.random())).collect();
-        let b: Vec<u64> = (0..4).map(|_| 0).scan(rng(7), |r, _: u64| Some(r.random())).collect();
+        let a: Vec<u64> = (0..4)
+            .map(|_| 0)
+            .scan(rng(7), |r, _: u64| Some(r.random()))
+            .collect();
+        let b: Vec<u64> = (0..4)
+            .map(|_| 0)
+            .scan(rng(7), |r, _: u64| Some(r.random()))
+            .collect();
         assert_eq!(a, b);
         let subs: std::collections::HashSet<u64> = (0..1000).map(|i| derive(7, i)).collect();
         assert_eq!(subs.len(), 1000);

@@ -13,7 +13,12 @@ pub fn finite(what: &str, m: MatRef<'_, f64>) -> Result<()> {
         for i in 0..m.nrows() {
             let v = m[(i, j)];
             if !v.is_finite() {
-                return Err(Error::NonFinite { what: what.into(), row: i, col: j, value: v });
+                return Err(Error::NonFinite {
+                    what: what.into(),
+                    row: i,
+                    col: j,
+                    value: v,
+                });
             }
         }
     }
@@ -23,7 +28,12 @@ pub fn finite(what: &str, m: MatRef<'_, f64>) -> Result<()> {
 /// Every element of a slice finite (reported as row `i`, column 0).
 pub fn finite_slice(what: &str, v: &[f64]) -> Result<()> {
     match v.iter().position(|x| !x.is_finite()) {
-        Some(i) => Err(Error::NonFinite { what: what.into(), row: i, col: 0, value: v[i] }),
+        Some(i) => Err(Error::NonFinite {
+            what: what.into(),
+            row: i,
+            col: 0,
+            value: v[i],
+        }),
         None => Ok(()),
     }
 }
@@ -31,7 +41,10 @@ pub fn finite_slice(what: &str, v: &[f64]) -> Result<()> {
 /// At least one row and one column.
 pub fn non_empty(what: &str, m: MatRef<'_, f64>) -> Result<()> {
     if m.nrows() == 0 || m.ncols() == 0 {
-        return Err(Error::input(what, format!("empty matrix ({} x {})", m.nrows(), m.ncols())));
+        return Err(Error::input(
+            what,
+            format!("empty matrix ({} x {})", m.nrows(), m.ncols()),
+        ));
     }
     Ok(())
 }
@@ -39,7 +52,11 @@ pub fn non_empty(what: &str, m: MatRef<'_, f64>) -> Result<()> {
 /// Square; returns n.
 pub fn square(what: &str, m: MatRef<'_, f64>) -> Result<usize> {
     if m.nrows() != m.ncols() {
-        return Err(Error::shape(what, "a square matrix", format!("{} x {}", m.nrows(), m.ncols())));
+        return Err(Error::shape(
+            what,
+            "a square matrix",
+            format!("{} x {}", m.nrows(), m.ncols()),
+        ));
     }
     Ok(m.nrows())
 }
@@ -47,7 +64,11 @@ pub fn square(what: &str, m: MatRef<'_, f64>) -> Result<usize> {
 /// Exactly `rows` x `cols`.
 pub fn dims(what: &str, m: MatRef<'_, f64>, rows: usize, cols: usize) -> Result<()> {
     if m.nrows() != rows || m.ncols() != cols {
-        return Err(Error::shape(what, format!("{rows} x {cols}"), format!("{} x {}", m.nrows(), m.ncols())));
+        return Err(Error::shape(
+            what,
+            format!("{rows} x {cols}"),
+            format!("{} x {}", m.nrows(), m.ncols()),
+        ));
     }
     Ok(())
 }
@@ -55,7 +76,11 @@ pub fn dims(what: &str, m: MatRef<'_, f64>, rows: usize, cols: usize) -> Result<
 /// A slice of exactly `len` elements.
 pub fn len(what: &str, got: usize, expected: usize) -> Result<()> {
     if got != expected {
-        return Err(Error::shape(what, format!("length {expected}"), format!("length {got}")));
+        return Err(Error::shape(
+            what,
+            format!("length {expected}"),
+            format!("length {got}"),
+        ));
     }
     Ok(())
 }
@@ -74,7 +99,13 @@ pub fn symmetric(what: &str, m: MatRef<'_, f64>, rtol: f64) -> Result<()> {
         for i in (j + 1)..n {
             let (a, b) = (m[(i, j)], m[(j, i)]);
             if (a - b).abs() > tol {
-                return Err(Error::NotSymmetric { what: what.into(), i, j, a, b });
+                return Err(Error::NotSymmetric {
+                    what: what.into(),
+                    i,
+                    j,
+                    a,
+                    b,
+                });
             }
         }
     }
@@ -101,7 +132,11 @@ pub fn kernels(what: &str, ks: &[MatRef<'_, f64>]) -> Result<usize> {
     for (p, k) in ks.iter().enumerate().skip(1) {
         let np = kernel(&format!("{what}[{p}]"), *k)?;
         if np != n {
-            return Err(Error::shape(format!("{what}[{p}]"), format!("{n} x {n} like {what}[0]"), format!("{np} x {np}")));
+            return Err(Error::shape(
+                format!("{what}[{p}]"),
+                format!("{n} x {n} like {what}[0]"),
+                format!("{np} x {np}"),
+            ));
         }
     }
     Ok(n)
@@ -110,10 +145,18 @@ pub fn kernels(what: &str, ks: &[MatRef<'_, f64>]) -> Result<usize> {
 /// Number of clusters: 1 ≤ k ≤ n (`min` lets methods demand k ≥ 2).
 pub fn n_clusters(k: usize, n: usize, min: usize) -> Result<()> {
     if k < min.max(1) {
-        return Err(Error::param("n_clusters", k, format!("must be at least {}", min.max(1))));
+        return Err(Error::param(
+            "n_clusters",
+            k,
+            format!("must be at least {}", min.max(1)),
+        ));
     }
     if k > n {
-        return Err(Error::param("n_clusters", k, format!("larger than the number of samples ({n})")));
+        return Err(Error::param(
+            "n_clusters",
+            k,
+            format!("larger than the number of samples ({n})"),
+        ));
     }
     Ok(())
 }
@@ -140,7 +183,10 @@ pub fn binary_labels(what: &str, y: &[f64]) -> Result<()> {
         return Err(Error::input(what, "no labels"));
     }
     if let Some(i) = y.iter().position(|&v| v != 1.0 && v != -1.0) {
-        return Err(Error::input(what, format!("label {} at index {i} is not -1 or +1", y[i])));
+        return Err(Error::input(
+            what,
+            format!("label {} at index {i} is not -1 or +1", y[i]),
+        ));
     }
     if y.iter().all(|&v| v == y[0]) {
         return Err(Error::input(what, format!("only one class ({})", y[0])));
@@ -158,7 +204,13 @@ pub fn labels(what: &str, y: &[usize], min_classes: usize) -> Result<usize> {
     seen.sort_unstable();
     seen.dedup();
     if seen.len() < min_classes {
-        return Err(Error::input(what, format!("{} distinct label(s), need at least {min_classes}", seen.len())));
+        return Err(Error::input(
+            what,
+            format!(
+                "{} distinct label(s), need at least {min_classes}",
+                seen.len()
+            ),
+        ));
     }
     Ok(seen.len())
 }
@@ -174,26 +226,44 @@ mod tests {
         assert_eq!(kernel("K", ok.as_ref()).unwrap(), 4);
 
         let rect = Mat::<f64>::zeros(3, 4);
-        assert!(matches!(kernel("K", rect.as_ref()), Err(Error::Shape { .. })));
+        assert!(matches!(
+            kernel("K", rect.as_ref()),
+            Err(Error::Shape { .. })
+        ));
 
         let mut nan = ok.clone();
         nan[(2, 1)] = f64::NAN;
-        assert!(matches!(kernel("K", nan.as_ref()), Err(Error::NonFinite { row: 2, col: 1, .. })));
+        assert!(matches!(
+            kernel("K", nan.as_ref()),
+            Err(Error::NonFinite { row: 2, col: 1, .. })
+        ));
 
         let mut asym = ok.clone();
         asym[(0, 3)] += 1e-3;
-        assert!(matches!(kernel("K", asym.as_ref()), Err(Error::NotSymmetric { .. })));
+        assert!(matches!(
+            kernel("K", asym.as_ref()),
+            Err(Error::NotSymmetric { .. })
+        ));
 
         let empty = Mat::<f64>::zeros(0, 0);
-        assert!(matches!(kernel("K", empty.as_ref()), Err(Error::InvalidInput { .. })));
+        assert!(matches!(
+            kernel("K", empty.as_ref()),
+            Err(Error::InvalidInput { .. })
+        ));
     }
 
     #[test]
     fn kernels_need_equal_sizes() {
         let a = Mat::<f64>::identity(3, 3);
         let b = Mat::<f64>::identity(4, 4);
-        assert!(matches!(kernels("Ks", &[a.as_ref(), b.as_ref()]), Err(Error::Shape { .. })));
-        assert!(matches!(kernels("Ks", &[]), Err(Error::InvalidInput { .. })));
+        assert!(matches!(
+            kernels("Ks", &[a.as_ref(), b.as_ref()]),
+            Err(Error::Shape { .. })
+        ));
+        assert!(matches!(
+            kernels("Ks", &[]),
+            Err(Error::InvalidInput { .. })
+        ));
         assert_eq!(kernels("Ks", &[a.as_ref(), a.as_ref()]).unwrap(), 3);
     }
 

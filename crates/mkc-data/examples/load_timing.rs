@@ -8,7 +8,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = DataDir::resolve(None);
     let reg = Registry::load_default()?;
     let names: Vec<String> = std::env::args().skip(1).collect();
-    let names = if names.is_empty() { vec!["mnist-3v8".to_string()] } else { names };
+    let names = if names.is_empty() {
+        vec!["mnist-3v8".to_string()]
+    } else {
+        names
+    };
     for name in names {
         let t = Instant::now();
         let ds = reg.load(&name, &dir)?;

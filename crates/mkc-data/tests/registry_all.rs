@@ -80,10 +80,17 @@ fn every_registered_dataset_loads_and_matches_its_metadata() {
         let entry = reg.entry(name).unwrap();
         // Files we do not hold (user-supplied, unverified): absent here, so loading must
         // fail with a message naming the file.
-        if entry.files.values().any(|s| s == mkc_data::registry::UNVERIFIED) {
+        if entry
+            .files
+            .values()
+            .any(|s| s == mkc_data::registry::UNVERIFIED)
+        {
             let err = reg.load(name, &dir).unwrap_err().to_string();
             let rel = entry.files.keys().next().unwrap();
-            assert!(err.contains(rel.rsplit('/').next().unwrap()), "{name}: {err}");
+            assert!(
+                err.contains(rel.rsplit('/').next().unwrap()),
+                "{name}: {err}"
+            );
             eprintln!("{name}: user-supplied, not in the data directory ({err})");
             continue;
         }

@@ -13,7 +13,9 @@ use std::hint::black_box;
 fn rows(n: usize, d: usize, groups: usize) -> Mat<f64> {
     let mut rng = mkc_core::seed::rng(7);
     let centres: Vec<f64> = (0..groups * d).map(|_| rng.random::<f64>()).collect();
-    Mat::from_fn(n, d, |i, j| centres[(i % groups) * d + j] + 0.3 * rng.random::<f64>())
+    Mat::from_fn(n, d, |i, j| {
+        centres[(i % groups) * d + j] + 0.3 * rng.random::<f64>()
+    })
 }
 
 fn bench(c: &mut Criterion) {

@@ -184,7 +184,10 @@ fn assign(
             let mut best = (f64::INFINITY, usize::MAX);
             if let Some(p) = prev {
                 let c = p[i];
-                best = (sq_dist_bounded(x, &centres[c * d..(c + 1) * d], f64::INFINITY, false), c);
+                best = (
+                    sq_dist_bounded(x, &centres[c * d..(c + 1) * d], f64::INFINITY, false),
+                    c,
+                );
             }
             for (c, ctr) in centres.chunks_exact(d).enumerate() {
                 if c == best.1 {
@@ -309,13 +312,14 @@ fn lloyd(
         })
     };
     let mut gram = if gemm { Mat::zeros(n, k) } else { Mat::new() };
-    let mut assign_any = |centres: &[f64], prev: Option<&[usize]>, labels: &mut [usize], dist: &mut [f64]| {
-        if gemm {
-            assign_gemm(rows, n, d, centres, &nx, &mut gram, labels, dist)
-        } else {
-            assign(rows, d, centres, prev, labels, dist)
-        }
-    };
+    let mut assign_any =
+        |centres: &[f64], prev: Option<&[usize]>, labels: &mut [usize], dist: &mut [f64]| {
+            if gemm {
+                assign_gemm(rows, n, d, centres, &nx, &mut gram, labels, dist)
+            } else {
+                assign(rows, d, centres, prev, labels, dist)
+            }
+        };
     let mut centres: Vec<f64> = seeds
         .iter()
         .flat_map(|&s| rows[s * d..(s + 1) * d].iter().copied())
@@ -371,7 +375,9 @@ mod tests {
         let (n, d, k) = (300, 19, 12);
         let mut s = 11u64;
         let mut next = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (s >> 33) as usize
         };
         // Small integers: many exactly equal distances.
@@ -409,7 +415,9 @@ mod tests {
         let (n, d, k) = (257, 37, GEMM_MIN_K + 3);
         let mut s = 5u64;
         let mut next = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
         };
         let rows: Vec<f64> = (0..n * d).map(|_| next()).collect();
@@ -433,7 +441,12 @@ mod tests {
             let base = [g * 10.0, (g * 7.0) % 13.0 * 10.0, (g * 3.0) % 11.0 * 10.0][j];
             base + 0.01 * ((i * 31 + j * 7) % 17) as f64
         });
-        let fit = KMeansParams::new(groups).n_init(4).check().unwrap().fit(x.as_ref()).unwrap();
+        let fit = KMeansParams::new(groups)
+            .n_init(4)
+            .check()
+            .unwrap()
+            .fit(x.as_ref())
+            .unwrap();
         for g in 0..groups {
             let l = fit.labels[g * m];
             assert!((0..m).all(|t| fit.labels[g * m + t] == l));

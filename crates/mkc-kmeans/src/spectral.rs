@@ -174,7 +174,8 @@ impl Spectral {
         let c = self.p.k;
         // The top c eigenpairs only (mkc-linalg: thick-restart block Lanczos, dense for
         // small n; bit-identical for any thread count), values descending.
-        let pairs = mkc_linalg::eigen::top_k(m.as_ref(), c, &mkc_linalg::eigen::EigenOptions::default())?;
+        let pairs =
+            mkc_linalg::eigen::top_k(m.as_ref(), c, &mkc_linalg::eigen::EigenOptions::default())?;
         let eigenvalues = pairs.values;
         if eigenvalues.iter().any(|v| !v.is_finite()) {
             return Err(Error::numerical(

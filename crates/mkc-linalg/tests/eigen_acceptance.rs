@@ -459,10 +459,16 @@ fn sym_evd_and_symmetrize_closed_forms_and_errors() {
             assert!((gram - f64::from(u8::from(i == j))).abs() < 1e-12);
         }
     }
-    assert!(matches!(eigen::sym_evd(Mat::<f64>::zeros(2, 3).as_ref()), Err(Error::Shape { .. })));
+    assert!(matches!(
+        eigen::sym_evd(Mat::<f64>::zeros(2, 3).as_ref()),
+        Err(Error::Shape { .. })
+    ));
     let mut bad = Mat::<f64>::identity(3, 3);
     bad[(1, 0)] = f64::NAN;
-    assert!(matches!(eigen::sym_evd(bad.as_ref()), Err(Error::NonFinite { .. })));
+    assert!(matches!(
+        eigen::sym_evd(bad.as_ref()),
+        Err(Error::NonFinite { .. })
+    ));
 
     let mut m = Mat::from_fn(3, 3, |i, j| (3 * i + j) as f64);
     mkc_linalg::symmetrize(m.as_mut()).unwrap();
@@ -472,5 +478,8 @@ fn sym_evd_and_symmetrize_closed_forms_and_errors() {
         }
     }
     let mut rect = Mat::<f64>::zeros(2, 3);
-    assert!(matches!(mkc_linalg::symmetrize(rect.as_mut()), Err(Error::Shape { .. })));
+    assert!(matches!(
+        mkc_linalg::symmetrize(rect.as_mut()),
+        Err(Error::Shape { .. })
+    ));
 }

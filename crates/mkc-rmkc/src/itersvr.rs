@@ -28,6 +28,10 @@
 //! - **Stopping**: the labels of an iteration equal those of the previous one, or of the
 //!   one before (a 2-cycle, then the later labels are kept), or `max_iter` (default 50)
 //!   iterations. Every SVR after the first is warm-started from the previous β.
+//! - **SVR solver**: ε = 0 is solved in its n-variable form with the SMO solver's
+//!   Newton step on the free set ([`mkc_svm::polish`]; [`IterSvrParams::polish`]). At
+//!   C = 100 on Letter A-B most of the n coefficients are free and plain SMO needs
+//!   10⁵–10⁶ pair updates per SVR; the result meets the same KKT tolerance (1e-3).
 //! - **Degenerate relabelling**: if the relabelled y has one class only (possible only
 //!   with ℓ ≥ N − 1), the iteration stops with the previous labels.
 
@@ -43,6 +47,7 @@ pub struct IterSvrParams {
     balance: f64,
     max_iter: usize,
     svm_tol: f64,
+    polish: bool,
 }
 
 impl IterSvrParams {
@@ -55,6 +60,7 @@ impl IterSvrParams {
             balance: 0.03,
             max_iter: 50,
             svm_tol: 1e-3,
+            polish: true,
         }
     }
     /// Width ε ≥ 0 of the SVR's insensitive tube (0 = Laplacian loss).
@@ -75,6 +81,11 @@ impl IterSvrParams {
     /// KKT tolerance of every SVR solve.
     pub fn svm_tol(mut self, t: f64) -> Self {
         self.svm_tol = t;
+        self
+    }
+    /// The SVR solver's [Newton step on the free set](mkc_svm::polish) (default on).
+    pub fn polish(mut self, on: bool) -> Self {
+        self.polish = on;
         self
     }
 }
@@ -103,6 +114,7 @@ impl ParamGuard for IterSvrParams {
         }
         let svr = EpsSvrParams::new(self.c, self.epsilon)
             .tol(self.svm_tol)
+            .polish(self.polish)
             .check()?;
         Ok(IterSvr {
             balance: self.balance,

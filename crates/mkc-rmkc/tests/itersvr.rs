@@ -109,9 +109,18 @@ fn bad_inputs_are_typed_errors() {
         "balance",
     );
     param(IterSvrParams::new(1.0).max_iter(0).check(), "max_iter");
-    assert!(matches!(relabel(&[0.5, -0.5], 2, 1), Err(Error::InvalidInput { .. })));
-    assert!(matches!(relabel(&[0.5, -0.5], 1, 3), Err(Error::InvalidInput { .. })));
-    assert!(matches!(relabel(&[0.5, f64::NAN], 1, 1), Err(Error::NonFinite { .. })));
+    assert!(matches!(
+        relabel(&[0.5, -0.5], 2, 1),
+        Err(Error::InvalidInput { .. })
+    ));
+    assert!(matches!(
+        relabel(&[0.5, -0.5], 1, 3),
+        Err(Error::InvalidInput { .. })
+    ));
+    assert!(matches!(
+        relabel(&[0.5, f64::NAN], 1, 1),
+        Err(Error::NonFinite { .. })
+    ));
 
     let it = IterSvrParams::new(1.0).check().unwrap();
     let x = blobs(10, 1.0, 1);

@@ -17,8 +17,8 @@ use mkc_core::{ParamGuard, Result};
 use mkc_linalg::{eigen, laplacian, weighted_sum_into};
 use mkc_qp::CappedSimplexQp;
 
-use crate::fit::{TwinFit, TwinInfo};
 use crate::apg::{SmoSolvers, SMO_BUDGET_DIV};
+use crate::fit::{TwinFit, TwinInfo};
 use crate::labels::kmeans_on_indicator;
 use crate::lipschitz::tangent_lambda_max;
 use crate::objective::assemble;

@@ -554,14 +554,24 @@ mod tests {
     #[test]
     fn exhausted_smo_budget_is_finished_by_apg() {
         let n = 24;
-        let x: Vec<f64> = (0..n).map(|i| (i % 3) as f64 * 2.0 + 0.05 * i as f64).collect();
+        let x: Vec<f64> = (0..n)
+            .map(|i| (i % 3) as f64 * 2.0 + 0.05 * i as f64)
+            .collect();
         let kc: Vec<f64> = (0..n * n)
             .map(|t| (-(x[t % n] - x[t / n]).powi(2) / 8.0).exp())
             .collect();
-        let c = Mat::from_fn(n, n, |i, j| -2.0 * kc[j * n + i] + 0.01 * ((i * 7 + j) % 5) as f64);
+        let c = Mat::from_fn(n, n, |i, j| {
+            -2.0 * kc[j * n + i] + 0.01 * ((i * 7 + j) % 5) as f64
+        });
         let exact = CappedSimplexQp::new(1.0).tol(1e-12).check().unwrap();
-        let capped = CappedSimplexQp::new(1.0).tol(1e-8).max_iter(1).check().unwrap();
-        let h = Mat::from_fn(n, n, |i, j| 2.0 * kc[j * n + i] + if i == j { 2.0 } else { 0.0 });
+        let capped = CappedSimplexQp::new(1.0)
+            .tol(1e-8)
+            .max_iter(1)
+            .check()
+            .unwrap();
+        let h = Mat::from_fn(n, n, |i, j| {
+            2.0 * kc[j * n + i] + if i == j { 2.0 } else { 0.0 }
+        });
         let q = QpMatrix::new(h.as_ref()).unwrap();
         // A sparse warm start: the next sample, so SMO gets every column.
         let warm = Mat::from_fn(n, n, |i, j| if i == (j + 1) % n { 1.0 } else { 0.0 });
@@ -583,7 +593,11 @@ mod tests {
             }),
         };
         let out = solve(&pb, Some(warm.as_ref())).unwrap();
-        assert!(out.converged && out.max_kkt_violation <= 1e-8, "{}", out.max_kkt_violation);
+        assert!(
+            out.converged && out.max_kkt_violation <= 1e-8,
+            "{}",
+            out.max_kkt_violation
+        );
         assert!(out.iterations > 0, "APG finished the exhausted columns");
         for j in 0..n {
             let col: Vec<f64> = (0..n).map(|i| c[(i, j)]).collect();

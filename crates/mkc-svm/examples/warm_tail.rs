@@ -17,7 +17,9 @@ fn main() -> Result<(), mkc_core::Error> {
     for c in [1.0, 10.0] {
         let base = CSvcParams::new(c).check()?.solve(&ck, 1.0, &y, None)?;
         let margin = |i: usize| y[i] * base.decision[i];
-        let flip = (0..n).min_by(|&a, &b| margin(a).total_cmp(&margin(b))).unwrap_or(0);
+        let flip = (0..n)
+            .min_by(|&a, &b| margin(a).total_cmp(&margin(b)))
+            .unwrap_or(0);
         let mut y2 = y.clone();
         y2[flip] = -y2[flip];
         let free = base.alpha.iter().filter(|&&a| a > 0.0 && a < c).count();

@@ -16,9 +16,13 @@ pub fn overlapping_blobs_rbf(n: usize, seed: u64) -> (Mat<f64>, Vec<f64>) {
         let u2: f64 = rng.random();
         (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
     };
-    let y: Vec<f64> = (0..n).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
+    let y: Vec<f64> = (0..n)
+        .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+        .collect();
     let x = Mat::from_fn(n, D, |i, _| 0.3 * y[i] + normal());
-    let sq: Vec<f64> = (0..n).map(|i| (0..D).map(|c| x[(i, c)] * x[(i, c)]).sum()).collect();
+    let sq: Vec<f64> = (0..n)
+        .map(|i| (0..D).map(|c| x[(i, c)] * x[(i, c)]).sum())
+        .collect();
     let g = &x * x.transpose();
     let mut k = Mat::<f64>::zeros(n, n);
     for j in 0..n {

@@ -179,7 +179,16 @@ mod tests {
     /// The sequential rule the lanes must reproduce: the first position maximising b²/a
     /// under the cross-multiplied comparison.
     #[allow(clippy::too_many_arguments)]
-    fn sequential(gmax: f64, yi: f64, qdi: f64, y: &[f64], g: &[f64], low: &[f64], qd: &[f64], ci: &[f64]) -> usize {
+    fn sequential(
+        gmax: f64,
+        yi: f64,
+        qdi: f64,
+        y: &[f64],
+        g: &[f64],
+        low: &[f64],
+        qd: &[f64],
+        ci: &[f64],
+    ) -> usize {
         let (mut bb_best, mut a_best, mut best) = (0.0f64, 1.0f64, usize::MAX);
         for t in 0..ci.len() {
             let a = (qdi + qd[t] - 2.0 * yi * y[t] * ci[t]).max(TAU);
@@ -204,13 +213,28 @@ mod tests {
             for trial in 0..50 {
                 // Few distinct values so that exact ties (and b = 0) are common.
                 let levels = if trial % 2 == 0 { 3.0 } else { 1000.0 };
-                let mut pick = |lo: f64, hi: f64| lo + (hi - lo) * (next() * levels).floor() / levels;
-                let y: Vec<f64> = (0..m).map(|_| if pick(0.0, 1.0) < 0.5 { -1.0 } else { 1.0 }).collect();
+                let mut pick =
+                    |lo: f64, hi: f64| lo + (hi - lo) * (next() * levels).floor() / levels;
+                let y: Vec<f64> = (0..m)
+                    .map(|_| if pick(0.0, 1.0) < 0.5 { -1.0 } else { 1.0 })
+                    .collect();
                 let g: Vec<f64> = (0..m).map(|_| pick(-2.0, 2.0)).collect();
-                let low: Vec<f64> = (0..m).map(|_| if pick(0.0, 1.0) < 0.3 { f64::NEG_INFINITY } else { 0.0 }).collect();
+                let low: Vec<f64> = (0..m)
+                    .map(|_| {
+                        if pick(0.0, 1.0) < 0.3 {
+                            f64::NEG_INFINITY
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect();
                 let qd: Vec<f64> = (0..m).map(|_| pick(0.5, 1.5)).collect();
                 let ci: Vec<f64> = (0..m).map(|_| pick(-1.0, 1.0)).collect();
-                let (gmax, yi, qdi) = (pick(-1.0, 2.0), if trial % 3 == 0 { -1.0 } else { 1.0 }, 1.0);
+                let (gmax, yi, qdi) = (
+                    pick(-1.0, 2.0),
+                    if trial % 3 == 0 { -1.0 } else { 1.0 },
+                    1.0,
+                );
                 assert_eq!(
                     second_order_j(gmax, yi, qdi, &y, &g, &low, &qd, &ci),
                     sequential(gmax, yi, qdi, &y, &g, &low, &qd, &ci),

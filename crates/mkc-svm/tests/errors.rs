@@ -357,7 +357,11 @@ fn kernel_check_finds_every_position() {
         for r in 0..n {
             for c in 0..n {
                 let mut bad = base.clone();
-                bad[(r, c)] = if (r + c) % 2 == 0 { f64::NAN } else { f64::NEG_INFINITY };
+                bad[(r, c)] = if (r + c) % 2 == 0 {
+                    f64::NAN
+                } else {
+                    f64::NEG_INFINITY
+                };
                 assert!(
                     matches!(CheckedKernel::new(bad.as_ref()), Err(Error::NonFinite { row, col, .. }) if row == r && col == c),
                     "n = {n}: non-finite ({r}, {c}) missed"
@@ -366,7 +370,10 @@ fn kernel_check_finds_every_position() {
                     let mut asym = base.clone();
                     asym[(r, c)] += 1e-3;
                     assert!(
-                        matches!(CheckedKernel::new(asym.as_ref()), Err(Error::NotSymmetric { .. })),
+                        matches!(
+                            CheckedKernel::new(asym.as_ref()),
+                            Err(Error::NotSymmetric { .. })
+                        ),
                         "n = {n}: asymmetric ({r}, {c}) missed"
                     );
                 }
