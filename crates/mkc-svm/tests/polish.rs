@@ -1,63 +1,11 @@
-//! The active-set polish (`SmoParams::polish`): same optimum as plain SMO and as brute
-//! force, feasible, and, where it settles, the KKT conditions hold to rounding.
+//! The active-set polish (`SmoParams::polish`) and the n-variable form of ε = 0 SVR: same
+//! optimum as plain SMO and as brute force, feasible, and, where the polish settles, the
+//! KKT conditions hold to rounding. (General problems with the polish: `reference.rs`.)
 mod common;
 use common::*;
 use mkc_core::ParamGuard;
-use mkc_svm::{DenseSigned, EpsSvrParams, Problem, SmoParams};
+use mkc_svm::{DenseSigned, EpsSvrParams};
 use rand::Rng;
-
-/// Small general problems (per-variable boxes, Δ ≠ 0, signs ±1): the polished solver at
-/// tol 1e-11 reaches the brute-force optimum, and the polish did settle at least once
-/// over the set (so the path is exercised, not skipped).
-#[test]
-fn polished_optimum_matches_brute_force() {
-    let mut settled = 0;
-    for seed in 40..52u64 {
-        let mut r = rng(seed);
-        let n = 6 + (seed as usize % 7);
-        let k = random_gram(&mut r, n, 3, 0.05);
-        let y = random_labels(&mut r, n);
-        let q = DenseSigned::new(k.as_ref(), 2.0, Some(&y)).unwrap();
-        let p: Vec<f64> = (0..n).map(|_| r.random_range(-2.0..2.0)).collect();
-        let lo: Vec<f64> = (0..n).map(|_| r.random_range(-1.0..0.0)).collect();
-        let up: Vec<f64> = lo.iter().map(|l| l + r.random_range(0.5..3.0)).collect();
-        let a0: Vec<f64> = lo
-            .iter()
-            .zip(&up)
-            .map(|(l, u)| l + (u - l) * r.random::<f64>())
-            .collect();
-        let delta: f64 = y.iter().zip(&a0).map(|(y, a)| y * a).sum();
-        let pb = Problem {
-            p: &p,
-            y: &y,
-            delta,
-            lower: &lo,
-            upper: &up,
-        };
-        let dq = dense_q(&q);
-        let (best, _) = brute_force(&dq, &p, &y, &lo, &up, delta);
-        for shrinking in [true, false] {
-            let sol = SmoParams::new()
-                .tol(1e-11)
-                .shrinking(shrinking)
-                .polish(true)
-                .check()
-                .unwrap()
-                .solve(&q, &pb, None)
-                .unwrap();
-            assert!(sol.converged);
-            settled += sol.polish_steps;
-            assert!(
-                (sol.objective - best).abs() <= 1e-8 * (1.0 + best.abs()),
-                "seed {seed}: polished {} vs brute force {best}",
-                sol.objective
-            );
-            let (viol, bx, eq) = kkt(&dq, &p, &y, &lo, &up, delta, &sol.alpha);
-            assert!(viol < 1e-9 && bx <= 0.0 && eq < 1e-10, "{viol} {bx} {eq}");
-        }
-    }
-    assert!(settled > 0, "the polish never settled on these problems");
-}
 
 /// The Laplacian-loss SVR (ε = 0, iterSVR's) at large C on a smooth RBF kernel, the
 /// case the polish is for: with it the solve ends at a KKT violation near rounding
