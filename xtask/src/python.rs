@@ -8,20 +8,43 @@ use std::process::Command;
 /// Path of the venv's python, creating the venv and installing `packages` if needed.
 /// Returns `Err(reason)` when Python or pip is unavailable (callers print a skip).
 pub fn venv_python(packages: &[&str]) -> Result<PathBuf, String> {
-    let root = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("target"));
+    let root = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target"));
     let venv = root.join("xtask-venv");
     let py = venv.join("bin").join("python");
     if !py.exists() {
-        let st = Command::new("python3").args(["-m", "venv"]).arg(&venv).status().map_err(|e| format!("python3 not runnable: {e}"))?;
+        let st = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()
+            .map_err(|e| format!("python3 not runnable: {e}"))?;
         if !st.success() {
             return Err("python3 -m venv failed".into());
         }
     }
-    let check = format!("import {}", packages.iter().map(|p| import_name(p)).collect::<Vec<_>>().join(", "));
-    let have = Command::new(&py).args(["-c", &check]).status().map(|s| s.success()).unwrap_or(false);
+    let check = format!(
+        "import {}",
+        packages
+            .iter()
+            .map(|p| import_name(p))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let have = Command::new(&py)
+        .args(["-c", &check])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
     if !have {
         let st = Command::new(&py)
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
             .args(packages)
             .status()
             .map_err(|e| format!("pip not runnable: {e}"))?;
