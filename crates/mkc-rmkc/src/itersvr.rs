@@ -29,9 +29,9 @@
 //!   one before (a 2-cycle, then the later labels are kept), or `max_iter` (default 50)
 //!   iterations. Every SVR after the first is warm-started from the previous β.
 //! - **SVR solver**: ε = 0 is solved in its n-variable form with the SMO solver's
-//!   Newton step on the free set ([`mkc_svm::polish`]; [`IterSvrParams::polish`]). At
-//!   C = 100 on Letter A-B most of the n coefficients are free and plain SMO needs
-//!   10⁵–10⁶ pair updates per SVR; the result meets the same KKT tolerance (1e-3).
+//!   active-set polish ([`mkc_svm::polish`]; [`IterSvrParams::polish`]). At C = 100 on
+//!   Letter A-B most of the n coefficients are free and plain SMO needs 10⁵–10⁶ pair
+//!   updates per SVR; the result meets the same KKT tolerance (1e-3).
 //! - **Degenerate relabelling**: if the relabelled y has one class only (possible only
 //!   with ℓ ≥ N − 1), the iteration stops with the previous labels.
 
@@ -83,7 +83,7 @@ impl IterSvrParams {
         self.svm_tol = t;
         self
     }
-    /// The SVR solver's [Newton step on the free set](mkc_svm::polish) (default on).
+    /// The SVR solver's [active-set polish](mkc_svm::polish) (default on).
     pub fn polish(mut self, on: bool) -> Self {
         self.polish = on;
         self

@@ -66,8 +66,8 @@
 //! Gaussian kernels (n = 1555), for iterSVR's Laplacian-loss SVR at C = 100 (`mkc-cli`
 //! example `itersvr_nform`): σ = 0.2·range 0.59 → 0.13 s, σ = 0.5 1.10 → 0.09 s,
 //! σ = 0.9 0.64 → 0.47 s (there the iteration cycles until the free set is smaller),
-//! ending at a KKT violation of 1e-14 instead of 1e-3. At C = 1 it costs up to 2x
-//! (0.01–0.03 s against 0.01–0.04 s). A whole iterSVR run on Letter at C = 100 (14 SVR
+//! ending at a KKT violation of 1e-14 instead of 1e-3. At C = 1, where SMO alone
+//! takes 0.01–0.04 s, it costs up to 2.6x (0.026 against 0.010 s). A whole iterSVR run on Letter at C = 100 (14 SVR
 //! fits, warm-started) went from 41 s to 1.6 s. It does not help the warm re-solve above
 //! (C = 10: 11 ms warm against 24 ms cold with the polish).
 //!

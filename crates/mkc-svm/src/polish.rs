@@ -137,7 +137,7 @@ pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
             s.q.column_at(j, &f_idx, cm.as_slice_mut());
         }
         let yf: Vec<f64> = f.iter().map(|&p| y[p]).collect();
-        let Some((dir, lam)) = solve_free(&q_ff, &r, &yf, -shift) else {
+        let Some((dir, lam)) = solve_free(q_ff, &r, &yf, -shift) else {
             return Polish::Failed;
         };
         for (k, &p) in f.iter().enumerate() {
@@ -189,7 +189,7 @@ pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
 }
 
 /// `Δ_F = −Q_FF⁻¹(r + λ y_F)` with `y_Fᵀ Δ_F = target`; returns Δ_F and λ.
-fn solve_free(q: &Mat<f64>, r: &[f64], yf: &[f64], target: f64) -> Option<(Vec<f64>, f64)> {
+fn solve_free(q: Mat<f64>, r: &[f64], yf: &[f64], target: f64) -> Option<(Vec<f64>, f64)> {
     let x = factor_solve(q, r, yf)?;
     let m = r.len();
     let (yu, yv): (f64, f64) = (0..m).fold((0.0, 0.0), |(a, c), i| {
@@ -208,10 +208,9 @@ fn solve_free(q: &Mat<f64>, r: &[f64], yf: &[f64], target: f64) -> Option<(Vec<f
 /// `(Q_FF + δI) x_{k+1} = b + δ x_k`, which converge to the solution of `Q_FF x = b` on
 /// the directions with eigenvalues well above δ. The ridge is needed: duplicated points
 /// (Letter has many) make `Q_FF` exactly singular. `None` if even `Q_FF + δI` is not
-/// numerically positive definite.
-fn factor_solve(q: &Mat<f64>, r: &[f64], yf: &[f64]) -> Option<Mat<f64>> {
+/// numerically positive definite. `l` holds `Q_FF` and is factorised in place.
+fn factor_solve(mut l: Mat<f64>, r: &[f64], yf: &[f64]) -> Option<Mat<f64>> {
     let m = r.len();
-    let mut l = q.clone();
     let max_diag = (0..m).map(|i| l[(i, i)]).fold(0.0f64, f64::max);
     let ridge = RIDGE * max_diag;
     for i in 0..m {

@@ -17,13 +17,15 @@
 //!
 //! (our choice; libsvm always uses the 2n form). With ε = 0 the 2n objective depends on
 //! α and α* only through β = α − α*, so both forms have the same optimum value and the
-//! same f; the n form takes about as many SMO iterations at half the cost each (measured
-//! on Letter A-B, `mkc-cli` example `itersvr_nform`), and its `Q = K` has no duplicated
-//! columns, so the [Newton step on the free set](crate::polish) applies to it.
+//! same f. Measured on Letter A-B's kernels before the switch (session notes of the RMKC
+//! issue), the n form took the same number of SMO iterations at half the cost each
+//! (C = 100: 1.31 → 0.63 s, 2.38 → 1.23 s, 1.37 → 0.73 s), and an iterSVR run at C = 100
+//! went from 41 s to 21 s; its `Q = K` has no duplicated columns, so the
+//! [active-set polish](crate::polish) applies to it.
 
 use crate::kernel::CheckedKernel;
 use crate::qmatrix::{DenseSigned, QMatrix};
-use crate::solver::{Problem, Smo, SmoParams};
+use crate::solver::{Problem, Smo, SmoParams, SmoSolution};
 use faer::MatRef;
 use mkc_core::{ParamGuard, Result};
 
@@ -171,6 +173,23 @@ pub struct SvrModel {
     pub max_violation: f64,
 }
 
+impl SvrModel {
+    /// The model from β, b and f, with the solver's statistics.
+    fn new(coef: Vec<f64>, b: f64, prediction: Vec<f64>, sol: &SmoSolution) -> Self {
+        let support = (0..coef.len()).filter(|&i| coef[i] != 0.0).collect();
+        SvrModel {
+            coef,
+            b,
+            objective: -sol.objective,
+            prediction,
+            support,
+            n_iter: sol.n_iter,
+            converged: sol.converged,
+            max_violation: sol.max_violation,
+        }
+    }
+}
+
 impl EpsSvr {
     /// Fit targets `z` on kernel `k` (validated here).
     pub fn fit(&self, k: MatRef<'_, f64>, z: &[f64]) -> Result<SvrModel> {
@@ -235,17 +254,7 @@ impl EpsSvr {
         let prediction = (0..n)
             .map(|i| sol.gradient[i] - self.epsilon + z[i] + b)
             .collect();
-        let support = (0..n).filter(|&i| coef[i] != 0.0).collect();
-        Ok(SvrModel {
-            coef,
-            b,
-            objective: -sol.objective,
-            prediction,
-            support,
-            n_iter: sol.n_iter,
-            converged: sol.converged,
-            max_violation: sol.max_violation,
-        })
+        Ok(SvrModel::new(coef, b, prediction, &sol))
     }
 
     /// ε = 0 in the n-variable form (module docs); `warm` is β itself (the solver repairs
@@ -272,16 +281,6 @@ impl EpsSvr {
         let b = -sol.rho;
         // G_i = Σ_j β_j K_ij − z_i.
         let prediction = (0..n).map(|i| sol.gradient[i] + z[i] + b).collect();
-        let support = (0..n).filter(|&i| sol.alpha[i] != 0.0).collect();
-        Ok(SvrModel {
-            b,
-            objective: -sol.objective,
-            prediction,
-            support,
-            n_iter: sol.n_iter,
-            converged: sol.converged,
-            max_violation: sol.max_violation,
-            coef: sol.alpha,
-        })
+        Ok(SvrModel::new(sol.alpha.clone(), b, prediction, &sol))
     }
 }

@@ -142,6 +142,8 @@ fn simplex_dual_matches_brute_force() {
     }
 }
 
+/// ε-SVR against brute force on the 2n-variable dual; ε = 0 is solved in the n-variable
+/// form (with and without the active-set polish) and must reach the same optimum.
 #[test]
 fn svr_matches_brute_force() {
     for seed in 30..33u64 {
@@ -149,38 +151,43 @@ fn svr_matches_brute_force() {
         let n = 4 + seed as usize % 2;
         let k = random_gram(&mut r, n, 2, 0.05);
         let z: Vec<f64> = (0..n).map(|_| r.random_range(-1.0..1.0)).collect();
-        let (c, eps) = (1.0, 0.1);
-        let model = EpsSvrParams::new(c, eps)
-            .tol(1e-11)
-            .check()
-            .unwrap()
-            .fit(k.as_ref(), &z)
-            .unwrap();
-        // Brute force on the 2n-variable dual with a tiny ridge to make Q PD (the ridge
-        // changes the optimum by O(1e-9) here, checked against a looser bound).
-        let m = 2 * n;
-        let ridge = 1e-10;
-        let qd = faer::Mat::from_fn(m, m, |i, j| {
-            let (a, sa) = if i < n { (i, 1.0) } else { (i - n, -1.0) };
-            let (b, sb) = if j < n { (j, 1.0) } else { (j - n, -1.0) };
-            sa * sb * k[(a, b)] + if i == j { ridge } else { 0.0 }
-        });
-        let p: Vec<f64> = z
-            .iter()
-            .map(|zi| eps - zi)
-            .chain(z.iter().map(|zi| eps + zi))
-            .collect();
-        let y: Vec<f64> = (0..m).map(|i| if i < n { 1.0 } else { -1.0 }).collect();
-        let (best, _) = brute_force(&qd, &p, &y, &vec![0.0; m], &vec![c; m], 0.0);
-        assert!(
-            (-model.objective - best).abs() <= 1e-8 * (1.0 + best.abs()),
-            "{} vs {best}",
-            -model.objective
-        );
-        // prediction = Kβ + b
-        for i in 0..n {
-            let f: f64 = (0..n).map(|j| k[(i, j)] * model.coef[j]).sum::<f64>() + model.b;
-            assert!((f - model.prediction[i]).abs() < 1e-10);
+        let c = 1.0;
+        for (eps, polish) in [(0.1, false), (0.0, false), (0.0, true)] {
+            let model = EpsSvrParams::new(c, eps)
+                .tol(1e-11)
+                .polish(polish)
+                .check()
+                .unwrap()
+                .fit(k.as_ref(), &z)
+                .unwrap();
+            // Brute force on the 2n-variable dual with a tiny ridge to make Q PD (the
+            // ridge changes the optimum by O(1e-9) here, checked against a looser bound).
+            let m = 2 * n;
+            let ridge = 1e-10;
+            let qd = faer::Mat::from_fn(m, m, |i, j| {
+                let (a, sa) = if i < n { (i, 1.0) } else { (i - n, -1.0) };
+                let (b, sb) = if j < n { (j, 1.0) } else { (j - n, -1.0) };
+                sa * sb * k[(a, b)] + if i == j { ridge } else { 0.0 }
+            });
+            let p: Vec<f64> = z
+                .iter()
+                .map(|zi| eps - zi)
+                .chain(z.iter().map(|zi| eps + zi))
+                .collect();
+            let y: Vec<f64> = (0..m).map(|i| if i < n { 1.0 } else { -1.0 }).collect();
+            let (best, _) = brute_force(&qd, &p, &y, &vec![0.0; m], &vec![c; m], 0.0);
+            assert!(
+                (-model.objective - best).abs() <= 1e-8 * (1.0 + best.abs()),
+                "ε = {eps}, polish {polish}: {} vs {best}",
+                -model.objective
+            );
+            assert!(model.coef.iter().all(|b| b.abs() <= c));
+            assert!(model.coef.iter().sum::<f64>().abs() < 1e-12);
+            // prediction = Kβ + b
+            for i in 0..n {
+                let f: f64 = (0..n).map(|j| k[(i, j)] * model.coef[j]).sum::<f64>() + model.b;
+                assert!((f - model.prediction[i]).abs() < 1e-10);
+            }
         }
     }
 }
