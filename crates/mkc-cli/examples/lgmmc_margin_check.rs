@@ -10,8 +10,19 @@
 //! J is a larger margin: where our labels have the lower J, a better optimiser of eq. (4) would
 //! move away from the true classes, not towards them. Used for the notes of `configs/lgmmc.toml`.
 //!
+//! With a third argument `start`, it also runs LG-MMC started from the true classes
+//! ([`LgmmcParams::initial_labels`], when they lie in the balance set) and prints the final
+//! objective of eq. (7) and the error of both runs: eq. (7) is convex, so if the start from
+//! the classes ends at a lower objective our default run stopped short of the optimum.
+//!
+//! A further argument `refine=N` runs LG-MMC with N ascent steps on the most violated label
+//! vector ([`LgmmcParams::refine_steps`]); `rounds=N` and `tol=X` set the cutting plane's cap
+//! and tolerance (default 20 and 0.01), `kernel=I` keeps one kernel (0 = linear) and
+//! `c=0.1,10` sets the C values.
+//!
 //! ```text
 //! MKC_DATA_DIR=../shared/data cargo run --release -p mkc-cli --example lgmmc_margin_check -- lamda-clean1 0.3
+//! MKC_DATA_DIR=../shared/data cargo run --release -p mkc-cli --example lgmmc_margin_check -- letter-ab 0.03 start
 //! ```
 use faer::Mat;
 use mkc_core::ParamGuard;
@@ -40,6 +51,16 @@ fn main() -> Result<(), Box<dyn Error>> {
         );
     };
     let balance: f64 = balance.parse()?;
+    let from_truth = args[3..].iter().any(|a| a == "start");
+    let opt = |key: &str| args[3..].iter().find_map(|a| a.strip_prefix(key));
+    let refine: usize = opt("refine=").map_or(Ok(0), str::parse)?;
+    let rounds: usize = opt("rounds=").map_or(Ok(20), str::parse)?;
+    let tol: f64 = opt("tol=").map_or(Ok(1e-2), str::parse)?;
+    let only_kernel: Option<usize> = opt("kernel=").map(str::parse).transpose()?;
+    let cs: Vec<f64> = match opt("c=") {
+        Some(list) => list.split(',').map(str::parse).collect::<Result<_, _>>()?,
+        None => vec![0.1, 1.0, 10.0, 100.0],
+    };
     let data_dir = std::env::var_os("MKC_DATA_DIR").map(PathBuf::from);
     let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/lgmmc.toml");
     let loaded = mkc_cli::cluster::load(
@@ -59,18 +80,42 @@ fn main() -> Result<(), Box<dyn Error>> {
     );
     for (ki, k) in loaded.kernels.iter().enumerate() {
         let with_bias = Mat::from_fn(n, n, |i, j| k[(i, j)] + 1.0);
-        for c in [0.1, 1.0, 10.0, 100.0] {
-            let params = LgmmcParams::new()
-                .c(c)
-                .balance(Balance::Fraction(balance))
-                .check()?;
-            let fit = match (ki, loaded.features.as_ref()) {
-                (0, Some(x)) => params.fit_linear(x.as_ref())?,
-                _ => params.fit_kernel(k.as_ref())?,
+        if only_kernel.is_some_and(|o| o != ki) {
+            continue;
+        }
+        for &c in &cs {
+            let run = |start: Option<Vec<f64>>| -> Result<_, Box<dyn Error>> {
+                let params = LgmmcParams::new()
+                    .c(c)
+                    .balance(Balance::Fraction(balance))
+                    .initial_labels(start)
+                    .refine_steps(refine)
+                    .max_iter(rounds)
+                    .tol(tol)
+                    .check()?;
+                Ok(match (ki, loaded.features.as_ref()) {
+                    (0, Some(x)) => params.fit_linear(x.as_ref())?,
+                    _ => params.fit_kernel(k.as_ref())?,
+                })
             };
+            let error = |labels: &[f64]| {
+                let agree = labels.iter().zip(&truth).filter(|(a, b)| a == b).count();
+                100.0 * (n - agree.max(n - agree)) as f64 / n as f64
+            };
+            let fit = run(None)?;
             let ours = signs(&fit.labels);
-            let agree = ours.iter().zip(&truth).filter(|(a, b)| a == b).count();
-            let err = 100.0 * (n - agree.max(n - agree)) as f64 / n as f64;
+            let err = error(&ours);
+            if from_truth && truth.iter().sum::<f64>().abs() <= balance * n as f64 {
+                let alt = run(Some(truth.clone()))?;
+                let last =
+                    |f: &mkc_lgmmc::LgmmcFit| f.objective_trace.last().copied().unwrap_or(f64::NAN);
+                println!(
+                    "  {} C={c}: default start: error {err:.2}%, eq. (7) {:.6e} ({} rounds, {:?}); from the classes: error {:.2}%, eq. (7) {:.6e} ({} rounds, {:?})",
+                    loaded.names[ki], last(&fit), fit.rounds, fit.stop,
+                    error(&signs(&alt.labels)), last(&alt), alt.rounds, alt.stop,
+                );
+                continue;
+            }
             let (j_true, j_ours) = (
                 margin_objective(&with_bias, &truth, c)?,
                 margin_objective(&with_bias, &ours, c)?,

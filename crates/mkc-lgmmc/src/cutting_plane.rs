@@ -1,5 +1,6 @@
 //! Algorithm 1: the cutting plane over label vectors, and the fit entry points.
 
+use crate::ascent::refine;
 use crate::features::{kernel_features, kernel_sqrt_features};
 use crate::kernel_path::KernelSolver;
 use crate::labels::{labels_from_mu, top_eigenvector};
@@ -125,10 +126,16 @@ impl Lgmmc {
     ) -> Result<LgmmcFit> {
         let p = &self.p;
         let n = solver.n();
-        // Step 1: α = 1/n, the most violated ŷ, C = {ŷ} (≡ {ŷ, −ŷ}).
-        let start = vec![1.0 / n as f64; n];
-        let first = most_violated(solver.features(), &start, beta)?;
-        let mut labels = vec![first.labels];
+        // Step 1: α = 1/n, the most violated ŷ, C = {ŷ} (≡ {ŷ, −ŷ}); or the caller's start.
+        let first = match self.initial_labels(n, beta)? {
+            Some(y) => y,
+            None => {
+                let start = vec![1.0 / n as f64; n];
+                let first = most_violated(solver.features(), &start, beta)?.labels;
+                refine(solver, &start, first, beta, p.refine_steps)?.0
+            }
+        };
+        let mut labels = vec![first];
         let mut mu = vec![1.0];
         let mut step = solver.solve(&labels, &mu, None)?;
         let mut solves = 1usize;
@@ -168,7 +175,11 @@ impl Lgmmc {
                 break;
             }
             // Step 3: the most violated ŷ, added to C.
-            let cand = most_violated(solver.features(), &step.alpha, beta)?;
+            let mut cand = most_violated(solver.features(), &step.alpha, beta)?;
+            if p.refine_steps > 0 {
+                let labels = std::mem::take(&mut cand.labels);
+                cand.labels = refine(solver, &step.alpha, labels, beta, p.refine_steps)?.0;
+            }
             let dup = labels.iter().any(|y| {
                 y.iter().zip(&cand.labels).all(|(a, b)| a == b)
                     || y.iter().zip(&cand.labels).all(|(a, b)| a == &-b)

@@ -47,6 +47,9 @@
 //!   r carrying all but `energy_tol = 1e-3` of the trace, at most `max_rank = 300`
 //!   ([`kernel_features`]); the package's symmetric square root of `K + b` is
 //!   [`FeatureMap::Sqrt`] ([`kernel_sqrt_features`]).
+//! - Options beyond the paper, off by default: [`LgmmcParams::refine_steps`] refines the
+//!   most violated label vector of eq. (13) by ascent steps on the ℓ2 objective of
+//!   eq. (11) (`ascent` module); [`LgmmcParams::initial_labels`] replaces Step 1's start.
 //! - Ties: eq. (15) breaks ties by the winning feature's values, then the lower index
 //!   ([`solve_lp_tiebreak`]); eq. (13) by the lowest feature, then the + sign; decision
 //!   values (or eigenvector entries) equal to 0 go to cluster 0.
@@ -74,6 +77,7 @@
 //! # Ok::<(), mkc_core::Error>(())
 //! ```
 
+mod ascent;
 mod cutting_plane;
 mod features;
 mod kernel_path;

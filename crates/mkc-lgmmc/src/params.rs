@@ -60,6 +60,8 @@ pub struct LgmmcParams {
     pub(crate) label_rule: LabelRule,
     pub(crate) center: bool,
     pub(crate) feature_map: FeatureMap,
+    pub(crate) initial_labels: Option<Vec<f64>>,
+    pub(crate) refine_steps: usize,
 }
 
 impl Default for LgmmcParams {
@@ -87,6 +89,8 @@ impl LgmmcParams {
             label_rule: LabelRule::Decision,
             center: true,
             feature_map: FeatureMap::Pca,
+            initial_labels: None,
+            refine_steps: 0,
         }
     }
     /// Regularisation C > 0 of eq. (1) (package default 1; the paper's grid
@@ -166,6 +170,23 @@ impl LgmmcParams {
         self.label_rule = r;
         self
     }
+    /// Start Algorithm 1 from this label vector (±1 entries, in the balance set B)
+    /// instead of the paper's Step 1, the most violated ŷ at α = 1/n (default). Eq. (7)
+    /// is convex in M, so the start changes only where the stopping rules cut the
+    /// iteration short and which label vectors enter M; used to ask whether a start at
+    /// the true classes ends at a better objective (`lgmmc_margin_check` example).
+    /// The length and the balance are checked when fitting.
+    pub fn initial_labels(mut self, y: Option<Vec<f64>>) -> Self {
+        self.initial_labels = y;
+        self
+    }
+    /// Ascent steps that refine the most violated label vector of eq. (13) on the
+    /// ℓ2 objective of eq. (11) (ours; default 0 = the paper; see the `ascent` module
+    /// docs in the crate source). Each step costs one kernel product over the support of α.
+    pub fn refine_steps(mut self, steps: usize) -> Self {
+        self.refine_steps = steps;
+        self
+    }
     /// Seed of the coordinate order of the linear path's dual coordinate descent and of
     /// the eigensolver's start block (results are deterministic for a given seed).
     pub fn seed(mut self, s: u64) -> Self {
@@ -211,6 +232,9 @@ impl ParamGuard for LgmmcParams {
                 "must lie in [0, 1)",
             ));
         }
+        if let Some(y) = &self.initial_labels {
+            validate::binary_labels("initial labels", y)?;
+        }
         Ok(Lgmmc { p: self.clone() })
     }
 }
@@ -227,5 +251,23 @@ impl Lgmmc {
         let beta = self.p.balance.beta(n);
         crate::violated::plus_range(n, beta)?;
         Ok(beta)
+    }
+
+    /// The first working-set vector: [`LgmmcParams::initial_labels`] checked against n
+    /// and β, if given.
+    pub(crate) fn initial_labels(&self, n: usize, beta: f64) -> Result<Option<Vec<f64>>> {
+        let Some(y) = &self.p.initial_labels else {
+            return Ok(None);
+        };
+        validate::len("initial labels", y.len(), n)?;
+        let sum: f64 = y.iter().sum();
+        if sum.abs() > beta + 1e-9 {
+            return Err(Error::param(
+                "initial labels",
+                sum,
+                format!("1ᵀy = {sum} lies outside the balance set |1ᵀy| ≤ β = {beta}"),
+            ));
+        }
+        Ok(Some(y.clone()))
     }
 }

@@ -203,3 +203,123 @@ fn kernel_features_factor_the_centred_kernel_and_sqrt_features_the_kernel() {
     // Rank 3 data (+ bias): the centred kernel has rank 3.
     assert_eq!(f.ncols(), 3);
 }
+
+/// The ascent refinement (`ascent` module): on random small problems every step keeps
+/// ŷ in B and never lowers the violation `½(α∘ŷ)ᵀK(α∘ŷ)`, and its fixed points admit no
+/// better linearised move (checked by brute force over B for n = 10).
+#[test]
+fn ascent_refinement_never_lowers_the_violation() {
+    let n = 10;
+    let beta = 0.0; // exactly balanced: the balance always binds
+    let feasible: Vec<Vec<f64>> = (0u32..1 << n)
+        .map(|m| {
+            (0..n)
+                .map(|i| if m >> i & 1 == 1 { 1.0 } else { -1.0 })
+                .collect::<Vec<f64>>()
+        })
+        .filter(|y| y.iter().sum::<f64>().abs() <= beta)
+        .collect();
+    for seed in 0..8u64 {
+        let mut s = 100 + seed;
+        let x = Mat::from_fn(n, 3, |_, _| lcg(&mut s));
+        let k = linear_kernel(&x, 1.0);
+        let ker = KernelSolver::new(
+            CheckedKernel::new(k.as_ref()).unwrap(),
+            1.0,
+            1e-8,
+            x.clone(),
+        );
+        let mut alpha: Vec<f64> = (0..n)
+            .map(|i| {
+                if i % 3 == 2 {
+                    0.0
+                } else {
+                    lcg(&mut s).abs().powi(3)
+                }
+            })
+            .collect();
+        let sum: f64 = alpha.iter().sum();
+        alpha.iter_mut().for_each(|a| *a /= sum);
+        let start = feasible[(seed as usize * 37) % feasible.len()].clone();
+        let mut y = start.clone();
+        let mut v = ker.violation(&alpha, &y);
+        let mut moved = false;
+        for _ in 0..20 {
+            let (next, taken) = crate::ascent::refine(&ker, &alpha, y.clone(), beta, 1).unwrap();
+            assert!(next.iter().sum::<f64>().abs() <= beta);
+            let vn = ker.violation(&alpha, &next);
+            assert!(
+                vn >= v - 1e-12,
+                "seed {seed}: violation fell from {v} to {vn}"
+            );
+            if taken == 0 {
+                break;
+            }
+            moved = true;
+            (y, v) = (next, vn);
+        }
+        assert!(moved, "seed {seed}: the start was already a fixed point");
+        // A fixed point: no ŷ' ∈ B has a larger linearised value ŷ'ᵀ(α∘K(α∘ŷ)).
+        let (fixed, _) = crate::ascent::refine(&ker, &alpha, y.clone(), beta, 50).unwrap();
+        let coef: Vec<f64> = alpha.iter().zip(&fixed).map(|(a, b)| a * b).collect();
+        let f = ker.kernel_times(&coef);
+        let lin = |z: &[f64]| (0..n).map(|i| z[i] * alpha[i] * f[i]).sum::<f64>();
+        let best = feasible
+            .iter()
+            .map(|z| lin(z))
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert!(
+            lin(&fixed) >= best - 1e-12,
+            "seed {seed}: not a fixed point"
+        );
+    }
+}
+
+/// `initial_labels`: the given vector is the first of the working set, and a wrong
+/// length, an entry other than ±1 or a vector outside the balance set are errors.
+#[test]
+fn initial_labels_start_the_working_set_and_are_validated() {
+    let x = blobs(30, 2, 3);
+    let truth: Vec<f64> = (0..30)
+        .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+        .collect();
+    let fit = LgmmcParams::new()
+        .balance(Balance::Fraction(0.1))
+        .initial_labels(Some(truth.clone()))
+        .check()
+        .unwrap()
+        .fit_linear(x.as_ref())
+        .unwrap();
+    assert_eq!(fit.label_vectors[0], truth);
+    let run = |y: Vec<f64>| {
+        LgmmcParams::new()
+            .balance(Balance::Fraction(0.1))
+            .initial_labels(Some(y))
+            .check()
+            .and_then(|p| p.fit_linear(x.as_ref()))
+    };
+    assert!(run(truth[..29].to_vec()).is_err());
+    let mut bad = truth.clone();
+    bad[3] = 0.5;
+    assert!(run(bad).is_err());
+    let mut unbalanced = truth.clone();
+    unbalanced[..10].iter_mut().for_each(|v| *v = 1.0); // 1ᵀy = 10 > β = 3
+    assert!(run(unbalanced).is_err());
+}
+
+/// With the ascent refinement the cutting plane still never raises eq. (7).
+#[test]
+fn refined_cutting_plane_is_monotone() {
+    let x = blobs(60, 4, 21);
+    let fit = LgmmcParams::new()
+        .balance(Balance::Fraction(0.1))
+        .refine_steps(10)
+        .check()
+        .unwrap()
+        .fit_linear(x.as_ref())
+        .unwrap();
+    assert!(fit.objective_trace.windows(2).all(|w| w[1] <= w[0] + 1e-12));
+    for y in &fit.label_vectors {
+        assert!(y.iter().sum::<f64>().abs() <= 6.0);
+    }
+}
