@@ -36,6 +36,7 @@ const PARAMS: &[ParamSpec] = &[
         "decision",
         "labels: signs of the top eigenvector of M (paper) or of the decision values K(α∘v) (pSVM's copy of the package)",
     ),
+    ParamSpec::new("refine_steps", ParamKind::Int, "0", "ascent steps on the most violated label vector of eq. (13) (ours; 0 = the paper)"),
     ParamSpec::new("center", ParamKind::Bool, "true", "linear path: centre the feature columns first"),
     ParamSpec::new(
         "features",
@@ -60,6 +61,7 @@ fn params_of(p: &ParamSet) -> Result<LgmmcParams> {
         .mkl_tol(p.f64("tol")?)
         .solver_tol(p.f64("solver_tol")?)
         .label_rule(rule)
+        .refine_steps(p.usize("refine_steps")?)
         .center(p.bool("center")?)
         .feature_map(if p.str("features")? == "sqrt" {
             FeatureMap::Sqrt
