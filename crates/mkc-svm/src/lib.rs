@@ -54,10 +54,15 @@
 //! strip check of [`CheckedKernel::new`] (17 ms at n = 4000, against 70 ms for square
 //! tiles), and a second-order choice of `j` with independent running maxima (the search
 //! had been a single compare-and-select chain, half of the solve time). A warm re-solve
-//! after flipping the least confident label at n = 2000 is 6.4x faster than a cold solve
-//! at C = 1 and 2.4x at C = 10. At C = 10 the warm solve reaches a violation of 0.1 in
+//! after flipping the least confident label at n = 2000 is 5.5–6.4x faster than a cold
+//! solve at C = 1 and 2.8x at C = 10 (7.8 against 21.6 ms; 2.4x before a warm start
+//! shrank early, see `Smo::run`). At C = 10 the warm solve reaches a violation of 0.1 in
 //! 164 iterations (cold: 2730), then needs about 1000 iterations per decade of tolerance,
-//! as the cold solve does (544 free variables re-balance).
+//! as the cold solve does (544 free variables re-balance); the goal of 5x is not
+//! reached there. An experiment (not kept) that started the active-set polish at once,
+//! from the previous bound sets, settled in 0 SMO
+//! iterations but needs four rounds, each a Cholesky factorisation of the 548 free
+//! variables (about 1 ms) plus a gradient update over all 2000: 8.6 ms.
 //!
 //! **Active-set polish** ([`SmoParams::polish`], [`polish`], off by default so that the
 //! iterates stay libsvm's): where many variables are free and Q is ill-conditioned, SMO

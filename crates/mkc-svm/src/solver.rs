@@ -279,7 +279,13 @@ impl Smo {
 
     /// The SMO loop (libsvm's schedule: shrink every `min(n, 1000)` iterations). A warm
     /// start is near its optimum, so its first shrinking happens before the first
-    /// iteration (our choice; libsvm has no warm start).
+    /// iteration, and during its first `min(n, 1000)` iterations it shrinks
+    /// [`WARM_EARLY_SHRINKS`] times as often (our choices; libsvm has no warm start): the
+    /// first shrinking sees the large violations of the repaired variables and keeps
+    /// most of the set, which the next one, after the violation has fallen, removes.
+    /// After a label flip at n = 2000, C = 10 (the `xtask compare svm` warm line) this
+    /// keeps about 600 instead of 1600 variables active over the first 1000
+    /// iterations: 10.3 → 7.9 ms with the same iterations and objective.
     fn run<Q: QMatrix + ?Sized>(&self, s: &mut State<'_, Q>, warm: bool) -> (usize, bool, usize) {
         let n = s.n;
         let max_iter = self
@@ -301,7 +307,11 @@ impl Smo {
             if s.shrinking {
                 counter -= 1;
                 if counter == 0 {
-                    counter = period;
+                    counter = if warm && iter < period {
+                        (period / WARM_EARLY_SHRINKS).max(1)
+                    } else {
+                        period
+                    };
                     shrink(s, eps);
                 }
             }
@@ -329,6 +339,10 @@ impl Smo {
         (iter, optimal, polish.steps)
     }
 }
+
+/// How many times more often a warm start shrinks during its first `min(n, 1000)`
+/// iterations (see `Smo::run`).
+const WARM_EARLY_SHRINKS: usize = 10;
 
 /// When to try the [active-set polish](crate::polish): every `min(n, 1000)` iterations
 /// (with the shrinking), once the SMO work since the last attempt (Σ active-set size
