@@ -60,9 +60,9 @@
 //! 164 iterations (cold: 2730), then needs about 1000 iterations per decade of tolerance,
 //! as the cold solve does (544 free variables re-balance); the goal of 5x is not
 //! reached there. An experiment (not kept) that started the active-set polish at once,
-//! from the previous bound sets, settled in 0 SMO
-//! iterations but needs four rounds, each a Cholesky factorisation of the 548 free
-//! variables (about 1 ms) plus a gradient update over all 2000: 8.6 ms.
+//! from the previous bound sets, settled with no SMO iterations but needed four rounds,
+//! each a Cholesky factorisation of the 548 free variables (about 1 ms) and a gradient
+//! update over all 2000: 8.6 ms.
 //!
 //! **Active-set polish** ([`SmoParams::polish`], [`polish`], off by default so that the
 //! iterates stay libsvm's): where many variables are free and Q is ill-conditioned, SMO
