@@ -86,6 +86,10 @@ pub struct Report {
     pub tables: Vec<TableReport>,
     /// Wall-clock seconds of the whole plan.
     pub seconds: f64,
+    /// Runs taken from the run records (`resume`) instead of being run.
+    pub recorded_runs: usize,
+    /// The sum of the recorded runs' own wall-clock times (when they ran, in parallel).
+    pub recorded_seconds: f64,
 }
 
 /// A distinct (method, grid, restarts) run of one dataset; columns that ask for the
@@ -193,6 +197,7 @@ fn describe_choice(
 /// Run every table of `plan`.
 pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
     let t_start = Instant::now();
+    let (mut recorded_runs, mut recorded_seconds) = (0usize, 0.0f64);
     let mut tables: Vec<TableReport> = plan
         .tables
         .iter()
@@ -344,6 +349,10 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
             })
             .collect();
         // Records and scores, sequentially in job order.
+        for s in recorded.iter().flatten().flatten().flatten() {
+            recorded_runs += 1;
+            recorded_seconds += s.time;
+        }
         let mut records = Vec::new();
         let mut spec_runs = Vec::with_capacity(specs.len());
         for (si, spec) in specs.iter().enumerate() {
@@ -525,5 +534,7 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
         plan: plan.clone(),
         tables,
         seconds: t_start.elapsed().as_secs_f64(),
+        recorded_runs,
+        recorded_seconds,
     })
 }

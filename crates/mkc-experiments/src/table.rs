@@ -274,11 +274,21 @@ pub fn render(report: &Report, opts: RenderOptions) -> String {
         render_table(&mut out, report, t, tr, opts);
     }
     if opts.timings {
-        let _ = writeln!(
+        let _ = write!(
             out,
             "Wall-clock time of this reproduction: {:.1} s.",
             report.seconds
         );
+        if report.recorded_runs > 0 {
+            let _ = write!(
+                out,
+                " {} run results were taken from the run records (`--resume`; a run that \
+                 several tables share counts once per table); their recorded times sum to \
+                 {:.0} s (runs ran in parallel).",
+                report.recorded_runs, report.recorded_seconds
+            );
+        }
+        out.push('\n');
     }
     while out.ends_with("\n\n") {
         out.pop();
