@@ -1,9 +1,9 @@
 //! iterSVR's ε-SVR with ε = 0 on Letter A-B's Gaussian kernels (the RMKC recipe
 //! `gauss10-range`), in the n-variable form min ½βᵀKβ − zᵀβ, 1ᵀβ = 0, −C ≤ β ≤ C:
-//! plain SMO ([`mkc_svm::Smo`] directly) against [`mkc_svm::EpsSvr`] with the active-set
-//! polish (`polish(true)`, what iterSVR uses). Targets: the classes with every tenth label
-//! flipped (a mid-run iterSVR labelling). Prints time, SMO iterations, objective (the two
-//! have opposite signs by convention) and final KKT violation of each. (Until `EpsSvr`
+//! [`mkc_svm::EpsSvr`] (which solves ε = 0 in that form) with plain SMO against the same
+//! with the active-set polish (`polish(true)`, what iterSVR uses). Targets: the classes
+//! with every tenth label flipped (a mid-run iterSVR labelling). Prints time, SMO
+//! iterations, objective and final KKT violation of each. (Until `EpsSvr`
 //! switched to the n form for ε = 0, this example also timed libsvm's 2n form; those
 //! numbers are in the `mkc_svm::svr` module docs.)
 //!
@@ -11,7 +11,7 @@
 //! MKC_DATA_DIR=../shared/data cargo run --release -p mkc-cli --example itersvr_nform
 //! ```
 use mkc_core::ParamGuard;
-use mkc_svm::{CheckedKernel, DenseSigned, EpsSvrParams, Problem, SmoParams};
+use mkc_svm::{CheckedKernel, EpsSvrParams};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -39,30 +39,19 @@ fn main() -> Result<(), Box<dyn Error>> {
             }
         })
         .collect();
-    let p: Vec<f64> = z.iter().map(|v| -v).collect();
-    let ones = vec![1.0; n];
     for ki in [1usize, 4, 8] {
-        let k = &loaded.kernels[ki];
-        let ck = CheckedKernel::new(k.as_ref())?;
-        let q = DenseSigned::new(k.as_ref(), 1.0, None)?;
+        let ck = CheckedKernel::new(loaded.kernels[ki].as_ref())?;
         for c in [1.0, 100.0] {
-            let (lower, upper) = (vec![-c; n], vec![c; n]);
-            let problem = Problem {
-                p: &p,
-                y: &ones,
-                delta: 0.0,
-                lower: &lower,
-                upper: &upper,
+            let svr = |polish: bool| -> Result<_, Box<dyn Error>> {
+                let t = Instant::now();
+                let m = EpsSvrParams::new(c, 0.0)
+                    .polish(polish)
+                    .check()?
+                    .solve(&ck, &z, None)?;
+                Ok((m, t.elapsed().as_secs_f64()))
             };
-            let t = Instant::now();
-            let plain = SmoParams::new().check()?.solve(&q, &problem, None)?;
-            let t_plain = t.elapsed().as_secs_f64();
-            let t = Instant::now();
-            let pol = EpsSvrParams::new(c, 0.0)
-                .polish(true)
-                .check()?
-                .solve(&ck, &z, None)?;
-            let t_pol = t.elapsed().as_secs_f64();
+            let (plain, t_plain) = svr(false)?;
+            let (pol, t_pol) = svr(true)?;
             println!(
                 "{} C = {c}: plain {t_plain:.3} s, {} iterations, objective {:.6}, violation {:.2e} | with polish {t_pol:.3} s, {} iterations, objective {:.6}, violation {:.2e}",
                 loaded.names[ki], plain.n_iter, plain.objective, plain.max_violation,

@@ -176,10 +176,8 @@ impl Lgmmc {
             }
             // Step 3: the most violated ŷ, added to C.
             let mut cand = most_violated(solver.features(), &step.alpha, beta)?;
-            if p.refine_steps > 0 {
-                let labels = std::mem::take(&mut cand.labels);
-                cand.labels = refine(solver, &step.alpha, labels, beta, p.refine_steps)?.0;
-            }
+            let found = std::mem::take(&mut cand.labels);
+            cand.labels = refine(solver, &step.alpha, found, beta, p.refine_steps)?.0;
             let dup = labels.iter().any(|y| {
                 y.iter().zip(&cand.labels).all(|(a, b)| a == b)
                     || y.iter().zip(&cand.labels).all(|(a, b)| a == &-b)
