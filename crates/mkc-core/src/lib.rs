@@ -1,6 +1,7 @@
 //! Shared foundations of the mkc workspace: one error type for every crate, input
 //! validation helpers, a parameter-guard trait in the manner of linfa, and
-//! deterministic seeding.
+//! deterministic seeding, and the one method API ([`Clusterer`], [`KernelSet`],
+//! [`Clustering`]) that every clustering method of the workspace implements.
 //!
 //! Every public entry point of every mkc crate returns [`Result<T>`] with the
 //! [`Error`] defined here, so a user matches on one enum whatever crate failed.
@@ -16,10 +17,24 @@
 //! assert!(matches!(validate::kernel("K", bad.as_ref()), Err(Error::NotSymmetric { .. })));
 //! ```
 
+pub mod cluster;
 pub mod error;
 pub mod params;
 pub mod seed;
 pub mod validate;
 
+pub use cluster::{
+    check_binary, check_n_clusters, Clusterer, Clustering, DiagnosticList, Diagnostics,
+    DynClusterer, KernelSet, KernelWeights, OneKernel, Timings, WeightConstraint,
+};
 pub use error::{Error, Result};
 pub use params::{Fit, ParamGuard};
+
+/// Everything a user of a method crate needs: `use mkc_core::prelude::*;`.
+pub mod prelude {
+    pub use crate::cluster::{
+        check_binary, check_n_clusters, Clusterer, Clustering, Diagnostics, DynClusterer,
+        KernelSet, KernelWeights, Timings, WeightConstraint,
+    };
+    pub use crate::{Error, ParamGuard, Result};
+}

@@ -1,0 +1,137 @@
+//! [`Clustering`]: the one result shape every method returns.
+
+use super::timings::Timings;
+use super::weights::KernelWeights;
+
+/// Method-specific diagnostics: a typed struct per method (documented in its crate), which
+/// can also list itself as `(name, value)` pairs for run records, tables and Python.
+pub trait Diagnostics: std::fmt::Debug + Clone + Send + Sync + 'static {
+    /// The diagnostics as named numbers, in a fixed order (counts as `f64`).
+    fn entries(&self) -> Vec<(String, f64)>;
+}
+
+/// No diagnostics.
+impl Diagnostics for () {
+    fn entries(&self) -> Vec<(String, f64)> {
+        Vec::new()
+    }
+}
+
+/// Diagnostics already listed as `(name, value)` pairs: what [`crate::DynClusterer`]
+/// returns, whatever the method.
+impl Diagnostics for Vec<(String, f64)> {
+    fn entries(&self) -> Vec<(String, f64)> {
+        self.clone()
+    }
+}
+
+/// The result of one fit, with the same names for every method of the workspace.
+///
+/// Built by the methods with [`Clustering::new`] and the setters; read through the public
+/// fields. `#[non_exhaustive]`: fields may be added without breaking users.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Clustering<D = ()> {
+    /// Cluster of each sample, `0..n_clusters`.
+    pub labels: Vec<usize>,
+    /// The number of clusters asked for (some may be empty; see [`Clustering::n_nonempty`]).
+    pub n_clusters: usize,
+    /// Learned kernel weights and the set they live on; `None` for methods that learn none.
+    pub kernel_weights: Option<KernelWeights>,
+    /// The objective the method optimises, one value per outer iteration (its sense,
+    /// minimised or maximised, is in the method's docs). Empty for methods without one.
+    pub objective: Vec<f64>,
+    /// Outer iterations performed.
+    pub iterations: usize,
+    /// Whether the method's stopping rule was met (`true` for non-iterative methods);
+    /// `false` means it stopped at its iteration cap.
+    pub converged: bool,
+    /// Wall-clock seconds by phase.
+    pub timings: Timings,
+    /// Method-specific diagnostics (a typed struct, see the method's crate).
+    pub diagnostics: D,
+}
+
+impl<D> Clustering<D> {
+    /// A result with `labels` and `diagnostics`, converged, with no weights, an empty
+    /// objective trace, zero iterations and no timings.
+    pub fn new(labels: Vec<usize>, n_clusters: usize, diagnostics: D) -> Self {
+        Self {
+            labels,
+            n_clusters,
+            kernel_weights: None,
+            objective: Vec::new(),
+            iterations: 0,
+            converged: true,
+            timings: Timings::default(),
+            diagnostics,
+        }
+    }
+
+    /// Set the learned kernel weights.
+    pub fn with_weights(mut self, weights: KernelWeights) -> Self {
+        self.kernel_weights = Some(weights);
+        self
+    }
+
+    /// Set the objective trace.
+    pub fn with_objective(mut self, trace: Vec<f64>) -> Self {
+        self.objective = trace;
+        self
+    }
+
+    /// Set the iteration count and whether the stopping rule was met.
+    pub fn with_iterations(mut self, iterations: usize, converged: bool) -> Self {
+        self.iterations = iterations;
+        self.converged = converged;
+        self
+    }
+
+    /// Set the timings.
+    pub fn with_timings(mut self, timings: Timings) -> Self {
+        self.timings = timings;
+        self
+    }
+
+    /// The kernel weights as a slice, if learned.
+    pub fn weights(&self) -> Option<&[f64]> {
+        self.kernel_weights.as_ref().map(|w| w.values.as_slice())
+    }
+
+    /// The last objective value, if any.
+    pub fn final_objective(&self) -> Option<f64> {
+        self.objective.last().copied()
+    }
+
+    /// The number of clusters that received at least one sample.
+    pub fn n_nonempty(&self) -> usize {
+        let mut seen = vec![false; self.n_clusters.max(1)];
+        for &l in &self.labels {
+            if l < seen.len() {
+                seen[l] = true;
+            }
+        }
+        seen.iter().filter(|&&s| s).count()
+    }
+
+    /// Replace the diagnostics (e.g. to erase their type).
+    pub fn map_diagnostics<E>(self, f: impl FnOnce(D) -> E) -> Clustering<E> {
+        Clustering {
+            labels: self.labels,
+            n_clusters: self.n_clusters,
+            kernel_weights: self.kernel_weights,
+            objective: self.objective,
+            iterations: self.iterations,
+            converged: self.converged,
+            timings: self.timings,
+            diagnostics: f(self.diagnostics),
+        }
+    }
+}
+
+impl<D: Diagnostics> Clustering<D> {
+    /// The same result with its diagnostics listed as `(name, value)` pairs.
+    pub fn erase(self) -> Clustering<Vec<(String, f64)>> {
+        self.map_diagnostics(|d| d.entries())
+    }
+}

@@ -1,0 +1,18 @@
+//! The one method API of the workspace: a [`KernelSet`] validated once, a [`Clusterer`]
+//! implemented by every method, and a [`Clustering`] result with the same names
+//! everywhere. See [`Clusterer`] for the contract.
+
+mod clusterer;
+mod clustering;
+mod kernel_set;
+mod timings;
+mod weights;
+
+pub use clusterer::{check_binary, check_n_clusters, Clusterer, DiagnosticList, DynClusterer};
+pub use clustering::{Clustering, Diagnostics};
+pub use kernel_set::{KernelSet, OneKernel};
+pub use timings::Timings;
+pub use weights::{KernelWeights, WeightConstraint};
+
+#[cfg(test)]
+mod tests;
