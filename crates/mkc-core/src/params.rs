@@ -21,3 +21,46 @@ pub trait Fit<D: ?Sized> {
     /// Run the algorithm.
     fn fit(&self, data: &D) -> Result<Self::Output>;
 }
+
+/// Implement [`crate::Clusterer`] for an unchecked parameter struct whose checked form
+/// (its [`ParamGuard::Checked`]) implements it: `fit` checks the parameters and then runs
+/// the checked method, so users fit straight from the builder (as linfa's blanket impl
+/// does). `clusterer_via_check!(KernelKMeansParams, "kkm")`.
+#[macro_export]
+macro_rules! clusterer_via_check {
+    ($params:ty, $name:expr) => {
+        impl $crate::Clusterer for $params {
+            type Diagnostics =
+                <<$params as $crate::ParamGuard>::Checked as $crate::Clusterer>::Diagnostics;
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn validate_params(&self) -> $crate::Result<()> {
+                $crate::ParamGuard::check(self).map(|_| ())
+            }
+            fn fit(
+                &self,
+                data: &$crate::KernelSet<'_>,
+                n_clusters: usize,
+                seed: u64,
+            ) -> $crate::Result<$crate::Clustering<Self::Diagnostics>> {
+                $crate::Clusterer::fit(&$crate::ParamGuard::check(self)?, data, n_clusters, seed)
+            }
+            fn fit_restarts(
+                &self,
+                data: &$crate::KernelSet<'_>,
+                n_clusters: usize,
+                seeds: &[u64],
+            ) -> Vec<$crate::Result<$crate::Clustering<Self::Diagnostics>>> {
+                match $crate::ParamGuard::check(self) {
+                    Ok(c) => $crate::Clusterer::fit_restarts(&c, data, n_clusters, seeds),
+                    // The check fails the same way for every seed.
+                    Err(_) => seeds
+                        .iter()
+                        .map(|&s| $crate::Clusterer::fit(self, data, n_clusters, s))
+                        .collect(),
+                }
+            }
+        }
+    };
+}

@@ -18,11 +18,11 @@ pub(crate) fn greedy_then_kmedoids(
     m: usize,
     max_iter: usize,
 ) -> Result<MedoidStep> {
-    let fit = mkc_kmeans::KernelKMedoidsParams::new(m)
+    let fit = mkc_kmeans::KernelKMedoidsParams::new()
         .init(mkc_kmeans::MedoidInit::Greedy)
         .max_iter(max_iter)
         .check()?
-        .fit(k)?;
+        .fit_kernel(k, m, 0)?;
     Ok(MedoidStep {
         labels: fit.labels,
         medoids: fit.medoids,
@@ -46,12 +46,12 @@ pub(crate) fn kernel_kmeans_from(
     max_iter: usize,
     tol: f64,
 ) -> Result<MeansStep> {
-    let fit = mkc_kmeans::KernelKMeansParams::new(m)
+    let fit = mkc_kmeans::KernelKMeansParams::new()
         .initial_labels(labels.to_vec())
         .max_iter(max_iter)
         .tol(tol)
         .check()?
-        .fit(k)?;
+        .fit_kernel(k, m, 0)?;
     Ok(MeansStep {
         labels: fit.labels,
         objective: fit.objective,

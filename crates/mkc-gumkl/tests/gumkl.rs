@@ -173,11 +173,11 @@ fn kmedoids_never_increases_the_greedy_objective() {
             })
             .collect();
         let before = medoid_cost(k, &nearest, &init);
-        let fit = mkc_kmeans::KernelKMedoidsParams::new(4)
+        let fit = mkc_kmeans::KernelKMedoidsParams::new()
             .init(mkc_kmeans::MedoidInit::Given(init))
             .check()
             .unwrap()
-            .fit(k)
+            .fit_kernel(k, 4, 0)
             .unwrap();
         let after = medoid_cost(k, &fit.labels, &fit.medoids);
         assert!(after <= before * (1.0 + 1e-12), "{after} > {before}");

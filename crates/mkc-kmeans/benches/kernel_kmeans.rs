@@ -23,12 +23,12 @@ fn data(n: usize, d: usize, k: usize) -> (Mat<f64>, Vec<usize>) {
 fn bench(c: &mut Criterion) {
     let (n, k) = (2000, 10);
     let (km, labels) = data(n, 8, k);
-    let params = KernelKMeansParams::new(k)
+    let params = KernelKMeansParams::new()
         .initial_labels(labels)
         .max_iter(20)
         .check()
         .unwrap();
-    let fit = params.fit(km.as_ref()).unwrap();
+    let fit = params.fit_kernel(km.as_ref(), k, 0).unwrap();
     eprintln!(
         "kernel k-means bench: n_iter = {}, converged = {}",
         fit.n_iter, fit.converged
@@ -36,7 +36,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("kernel_kmeans");
     g.sample_size(10);
     g.bench_function("n2000_k10_iter20", |b| {
-        b.iter(|| black_box(params.fit(black_box(km.as_ref())).unwrap()))
+        b.iter(|| black_box(params.fit_kernel(black_box(km.as_ref()), k, 0).unwrap()))
     });
     g.finish();
 }

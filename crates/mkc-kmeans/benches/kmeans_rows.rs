@@ -23,9 +23,9 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     for &(n, d, k) in &[(840usize, 120usize, 120usize), (2000, 10, 10)] {
         let x = rows(n, d, k);
-        let params = KMeansParams::new(k).n_init(10).check().unwrap();
+        let params = KMeansParams::new().n_init(10).check().unwrap();
         g.bench_function(format!("n{n}_d{d}_k{k}_init10"), |b| {
-            b.iter(|| black_box(params.fit(black_box(x.as_ref())).unwrap()))
+            b.iter(|| black_box(params.fit_features(black_box(x.as_ref()), k, 0).unwrap()))
         });
     }
     g.finish();

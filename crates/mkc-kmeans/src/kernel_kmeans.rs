@@ -13,7 +13,9 @@ use crate::cluster_sums::ClusterSums;
 use crate::kernel_view::{self, KernelCols};
 use crate::seeding::kmeans_plus_plus;
 use faer::MatRef;
-use mkc_core::{seed, validate, Error, ParamGuard, Result};
+use mkc_core::{
+    seed, validate, Clusterer, Clustering, Diagnostics, Error, KernelSet, ParamGuard, Result,
+};
 use rayon::prelude::*;
 
 /// How kernel k-means starts.
@@ -30,25 +32,28 @@ pub enum KernelInit {
 /// Hyperparameters of kernel k-means (unchecked builder).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KernelKMeansParams {
-    k: usize,
     n_init: usize,
     max_iter: usize,
     tol: f64,
-    seed: u64,
     init: KernelInit,
     weights: Option<Vec<f64>>,
 }
 
+impl Default for KernelKMeansParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl KernelKMeansParams {
-    /// `k` clusters; defaults: `n_init = 1`, `max_iter = 100`, `tol = 0` (stop only when
-    /// the labels no longer change), `seed = 0`, k-means++ initialisation, unit weights.
-    pub fn new(k: usize) -> Self {
+    /// Defaults: `n_init = 1`, `max_iter = 100`, `tol = 0` (stop only when the labels no
+    /// longer change), k-means++ initialisation, unit weights. The number of clusters and
+    /// the seed are given when fitting.
+    pub fn new() -> Self {
         Self {
-            k,
             n_init: 1,
             max_iter: 100,
             tol: 0.0,
-            seed: 0,
             init: KernelInit::PlusPlus,
             weights: None,
         }
@@ -69,11 +74,6 @@ impl KernelKMeansParams {
         self.tol = tol;
         self
     }
-    /// Seed of the k-means++ draws.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
-    }
     /// Initialisation (default [`KernelInit::PlusPlus`]).
     pub fn init(mut self, init: KernelInit) -> Self {
         self.init = init;
@@ -90,7 +90,9 @@ impl KernelKMeansParams {
     }
 }
 
-/// Checked kernel k-means parameters; [`KernelKMeans::fit`] runs the algorithm.
+/// Checked kernel k-means parameters; [`KernelKMeans::fit_kernel`] runs the algorithm on
+/// one kernel, [`Clusterer::fit`] on a [`KernelSet`] (its kernel, or the mean of its
+/// kernels: kernel k-means on several kernels is Avg-KKM).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KernelKMeans {
     p: KernelKMeansParams,
@@ -99,18 +101,9 @@ pub struct KernelKMeans {
 impl ParamGuard for KernelKMeansParams {
     type Checked = KernelKMeans;
     fn check(&self) -> Result<KernelKMeans> {
-        mkc_core::mkc_ensure!(self.k >= 1, param "n_clusters", self.k, "must be at least 1");
         mkc_core::mkc_ensure!(self.n_init >= 1, param "n_init", self.n_init, "must be at least 1");
         mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
         validate::non_negative("tol", self.tol)?;
-        if let KernelInit::Labels(l) = &self.init {
-            if let Some(i) = l.iter().position(|&v| v >= self.k) {
-                return Err(Error::input(
-                    "initial labels",
-                    format!("label {} at index {i} is not below k = {}", l[i], self.k),
-                ));
-            }
-        }
         if let Some(w) = &self.weights {
             kernel_view::weights(Some(w), w.len())?;
         }
@@ -138,30 +131,49 @@ pub struct KernelKMeansFit {
 }
 
 impl KernelKMeans {
-    /// Cluster with kernel `k` (n x n, symmetric, finite). PSD is not required; with an
-    /// indefinite kernel the objective can be negative and monotonicity is not guaranteed.
+    /// Cluster with kernel `k` (n x n, symmetric, finite) into `n_clusters` clusters;
+    /// restart r of the k-means++ seeding draws from `derive(seed, r)`. PSD is not
+    /// required; with an indefinite kernel the objective can be negative and monotonicity
+    /// is not guaranteed.
     ///
     /// # Errors
-    /// Invalid kernel ([`validate::kernel`]), k > n, weights or initial labels of the
-    /// wrong length.
-    pub fn fit(&self, k: MatRef<'_, f64>) -> Result<KernelKMeansFit> {
-        let n = validate::kernel("kernel", k)?;
-        validate::n_clusters(self.p.k, n, 1)?;
+    /// Invalid kernel ([`validate::kernel`]), `n_clusters` 0 or > n, weights or initial
+    /// labels of the wrong length or out of range.
+    pub fn fit_kernel(
+        &self,
+        k: MatRef<'_, f64>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<KernelKMeansFit> {
+        validate::kernel("kernel", k)?;
+        self.fit_valid(k, n_clusters, seed)
+    }
+
+    /// [`KernelKMeans::fit_kernel`] on a kernel already validated.
+    fn fit_valid(
+        &self,
+        k: MatRef<'_, f64>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<KernelKMeansFit> {
+        let n = k.nrows();
+        validate::n_clusters(n_clusters, n, 1)?;
         let w = kernel_view::weights(self.p.weights.as_deref(), n)?;
         let kc = KernelCols::new(k);
         if let KernelInit::Labels(l) = &self.p.init {
-            kernel_view::initial_labels(l, n, self.p.k)?;
-            let mut fit = run(&kc, &w, self.p.k, l.clone(), self.p.max_iter, self.p.tol);
+            kernel_view::initial_labels(l, n, n_clusters)?;
+            let mut fit = run(&kc, &w, n_clusters, l.clone(), self.p.max_iter, self.p.tol);
             fit.best_restart = 0;
             return Ok(fit);
         }
         let runs: Vec<KernelKMeansFit> = (0..self.p.n_init)
             .into_par_iter()
             .map(|r| {
-                let mut rng = seed::rng(seed::derive(self.p.seed, r as u64));
-                let centres = kmeans_plus_plus(n, self.p.k, &w, &mut rng, |i, j, _| kc.dist(i, j));
+                let mut rng = seed::rng(seed::derive(seed, r as u64));
+                let centres =
+                    kmeans_plus_plus(n, n_clusters, &w, &mut rng, |i, j, _| kc.dist(i, j));
                 let labels = nearest_seed(&kc, &centres);
-                let mut fit = run(&kc, &w, self.p.k, labels, self.p.max_iter, self.p.tol);
+                let mut fit = run(&kc, &w, n_clusters, labels, self.p.max_iter, self.p.tol);
                 fit.best_restart = r;
                 fit
             })
@@ -169,6 +181,88 @@ impl KernelKMeans {
         best_of(runs)
     }
 }
+
+/// Diagnostics of kernel k-means ([`Clustering::diagnostics`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct KernelKMeansDiagnostics {
+    /// Final objective J (also the last entry of the objective trace).
+    pub objective: f64,
+    /// Index of the winning restart.
+    pub best_restart: usize,
+}
+
+impl Diagnostics for KernelKMeansDiagnostics {
+    fn entries(&self) -> Vec<(String, f64)> {
+        vec![
+            ("objective".into(), self.objective),
+            ("best_restart".into(), self.best_restart as f64),
+        ]
+    }
+}
+
+impl Clusterer for KernelKMeans {
+    type Diagnostics = KernelKMeansDiagnostics;
+    fn name(&self) -> &'static str {
+        "kkm"
+    }
+    fn validate_params(&self) -> Result<()> {
+        Ok(())
+    }
+    /// Kernel k-means on the set's kernel, or on the equal-weight mean of its kernels.
+    /// The objective trace is J (minimised) at the start of every iteration, ending with
+    /// the final J.
+    fn fit(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<Clustering<KernelKMeansDiagnostics>> {
+        let k = data.one_kernel("kernel k-means")?;
+        let fit = self.fit_valid(k.as_mat(), n_clusters, seed)?;
+        let diag = KernelKMeansDiagnostics {
+            objective: fit.objective,
+            best_restart: fit.best_restart,
+        };
+        Ok(Clustering::new(fit.labels, n_clusters, diag)
+            .with_objective(fit.objective_trace)
+            .with_iterations(fit.n_iter, fit.converged))
+    }
+    /// The kernel (or the mean of the kernels) is formed once and shared by the restarts;
+    /// each run's wall time includes an equal share of forming it.
+    fn fit_restarts(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seeds: &[u64],
+    ) -> Vec<Result<Clustering<KernelKMeansDiagnostics>>> {
+        let t0 = std::time::Instant::now();
+        let Ok(k) = data.one_kernel("kernel k-means") else {
+            return seeds
+                .iter()
+                .map(|&s| self.fit(data, n_clusters, s))
+                .collect();
+        };
+        let Ok(one) = KernelSet::from_refs(vec![k.as_mat()]) else {
+            return seeds
+                .iter()
+                .map(|&s| self.fit(data, n_clusters, s))
+                .collect();
+        };
+        let share = t0.elapsed().as_secs_f64() / seeds.len().max(1) as f64;
+        seeds
+            .par_iter()
+            .map(|&s| {
+                let t = std::time::Instant::now();
+                let mut fit = self.fit(&one, n_clusters, s)?;
+                fit.timings.set_wall(share + t.elapsed().as_secs_f64());
+                Ok(fit)
+            })
+            .collect()
+    }
+}
+
+mkc_core::clusterer_via_check!(KernelKMeansParams, "kkm");
 
 /// Lowest objective, ties to the lowest restart index (runs arrive in index order).
 fn best_of(runs: Vec<KernelKMeansFit>) -> Result<KernelKMeansFit> {

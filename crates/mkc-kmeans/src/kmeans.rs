@@ -4,29 +4,33 @@
 use crate::kernel_kmeans::fill_empty;
 use crate::seeding::kmeans_plus_plus;
 use faer::{Mat, MatRef};
-use mkc_core::{seed, validate, Error, ParamGuard, Result};
+use mkc_core::{
+    seed, validate, Clusterer, Clustering, Diagnostics, Error, KernelSet, ParamGuard, Result,
+};
 use rayon::prelude::*;
 
 /// Hyperparameters of k-means (unchecked builder).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KMeansParams {
-    k: usize,
     n_init: usize,
     max_iter: usize,
     tol: f64,
-    seed: u64,
+}
+
+impl Default for KMeansParams {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl KMeansParams {
-    /// `k` clusters; defaults as scikit-learn's `KMeans`: `n_init = 10`, `max_iter = 300`,
-    /// `tol = 1e-4`, and `seed = 0`.
-    pub fn new(k: usize) -> Self {
+    /// Defaults as scikit-learn's `KMeans`: `n_init = 10`, `max_iter = 300`, `tol = 1e-4`.
+    /// The number of clusters and the seed are given when fitting.
+    pub fn new() -> Self {
         Self {
-            k,
             n_init: 10,
             max_iter: 300,
             tol: 1e-4,
-            seed: 0,
         }
     }
     /// Number of k-means++ restarts (in parallel; lowest inertia wins, ties to the lowest
@@ -46,14 +50,10 @@ impl KMeansParams {
         self.tol = tol;
         self
     }
-    /// Seed of the k-means++ draws.
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
-    }
 }
 
-/// Checked k-means parameters; [`KMeans::fit`] runs the algorithm.
+/// Checked k-means parameters; [`KMeans::fit_features`] runs the algorithm on a feature
+/// matrix, [`Clusterer::fit`] on the features of a [`KernelSet`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct KMeans {
     p: KMeansParams,
@@ -62,7 +62,6 @@ pub struct KMeans {
 impl ParamGuard for KMeansParams {
     type Checked = KMeans;
     fn check(&self) -> Result<KMeans> {
-        mkc_core::mkc_ensure!(self.k >= 1, param "n_clusters", self.k, "must be at least 1");
         mkc_core::mkc_ensure!(self.n_init >= 1, param "n_init", self.n_init, "must be at least 1");
         mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
         validate::non_negative("tol", self.tol)?;
@@ -88,15 +87,25 @@ pub struct KMeansFit {
 }
 
 impl KMeans {
-    /// Cluster the rows of `x` (n x d).
+    /// Cluster the rows of `x` (n x d) into `n_clusters` clusters; restart r draws its
+    /// k-means++ seeds from `derive(seed, r)`.
     ///
     /// # Errors
-    /// Empty or non-finite `x`, k > n.
-    pub fn fit(&self, x: MatRef<'_, f64>) -> Result<KMeansFit> {
+    /// Empty or non-finite `x`, `n_clusters` 0 or > n.
+    pub fn fit_features(
+        &self,
+        x: MatRef<'_, f64>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<KMeansFit> {
         validate::non_empty("x", x)?;
         validate::finite("x", x)?;
+        self.fit_valid(x, n_clusters, seed)
+    }
+
+    fn fit_valid(&self, x: MatRef<'_, f64>, n_clusters: usize, seed: u64) -> Result<KMeansFit> {
         let (n, d) = (x.nrows(), x.ncols());
-        validate::n_clusters(self.p.k, n, 1)?;
+        validate::n_clusters(n_clusters, n, 1)?;
         // Row-major copy: every distance reads one contiguous row.
         let rows: Vec<f64> = (0..n)
             .flat_map(|i| (0..d).map(move |j| x[(i, j)]))
@@ -109,10 +118,10 @@ impl KMeans {
                     &rows,
                     n,
                     d,
-                    self.p.k,
+                    n_clusters,
                     self.p.max_iter,
                     tol_abs,
-                    seed::derive(self.p.seed, r as u64),
+                    seed::derive(seed, r as u64),
                 );
                 fit.best_restart = r;
                 fit
@@ -127,6 +136,57 @@ impl KMeans {
         best.ok_or_else(|| Error::numerical("k-means", "no restart produced a result"))
     }
 }
+
+/// Diagnostics of k-means ([`Clustering::diagnostics`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct KMeansDiagnostics {
+    /// Final inertia Σ_i ‖x_i − centroid_{label_i}‖².
+    pub inertia: f64,
+    /// Index of the winning restart.
+    pub best_restart: usize,
+}
+
+impl Diagnostics for KMeansDiagnostics {
+    fn entries(&self) -> Vec<(String, f64)> {
+        vec![
+            ("inertia".into(), self.inertia),
+            ("best_restart".into(), self.best_restart as f64),
+        ]
+    }
+}
+
+impl Clusterer for KMeans {
+    type Diagnostics = KMeansDiagnostics;
+    fn name(&self) -> &'static str {
+        "kmeans"
+    }
+    fn validate_params(&self) -> Result<()> {
+        Ok(())
+    }
+    /// k-means on the set's features ([`KernelSet::features`]; an error when the set has
+    /// none: k-means does not use kernels). The objective trace is the inertia after every
+    /// assignment step (minimised).
+    fn fit(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<Clustering<KMeansDiagnostics>> {
+        let x = data.require_features("k-means")?;
+        let fit = self.fit_valid(x, n_clusters, seed)?;
+        let converged = fit.n_iter < self.p.max_iter;
+        let diag = KMeansDiagnostics {
+            inertia: fit.inertia,
+            best_restart: fit.best_restart,
+        };
+        Ok(Clustering::new(fit.labels, n_clusters, diag)
+            .with_objective(fit.inertia_trace)
+            .with_iterations(fit.n_iter, converged))
+    }
+}
+
+mkc_core::clusterer_via_check!(KMeansParams, "kmeans");
 
 fn mean_variance(rows: &[f64], n: usize, d: usize) -> f64 {
     let mut total = 0.0;
@@ -441,11 +501,11 @@ mod tests {
             let base = [g * 10.0, (g * 7.0) % 13.0 * 10.0, (g * 3.0) % 11.0 * 10.0][j];
             base + 0.01 * ((i * 31 + j * 7) % 17) as f64
         });
-        let fit = KMeansParams::new(groups)
+        let fit = KMeansParams::new()
             .n_init(4)
             .check()
             .unwrap()
-            .fit(x.as_ref())
+            .fit_features(x.as_ref(), groups, 0)
             .unwrap();
         for g in 0..groups {
             let l = fit.labels[g * m];

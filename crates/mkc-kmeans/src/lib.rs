@@ -28,19 +28,28 @@
 //!
 //! // Two well separated groups on a line.
 //! let x = Mat::from_fn(6, 1, |i, _| if i < 3 { i as f64 } else { 10.0 + i as f64 });
-//! let km = KMeansParams::new(2).n_init(4).seed(7).check()?.fit(x.as_ref())?;
+//! let km = KMeansParams::new().n_init(4).check()?.fit_features(x.as_ref(), 2, 7)?;
 //! assert_eq!(km.labels[0], km.labels[2]);
 //! assert_ne!(km.labels[0], km.labels[3]);
 //!
 //! // The same with a linear kernel.
 //! let k = Mat::from_fn(6, 6, |i, j| x[(i, 0)] * x[(j, 0)]);
-//! let kkm = KernelKMeansParams::new(2).n_init(3).seed(7).check()?.fit(k.as_ref())?;
+//! let kkm = KernelKMeansParams::new().n_init(3).check()?.fit_kernel(k.as_ref(), 2, 7)?;
 //! assert_eq!(kkm.labels[3], kkm.labels[5]);
 //! assert_ne!(kkm.labels[0], kkm.labels[5]);
 //! assert!((kkm.objective - km.inertia).abs() < 1e-9);
 //!
+//! // The same through the workspace's method API: every method of mkc fits a validated
+//! // kernel set with (n_clusters, seed) and returns the same `Clustering` shape.
+//! use mkc_kmeans::prelude::*;
+//! let kernels = vec![k.clone()];
+//! let data = KernelSet::new(&kernels)?;
+//! let fit = KernelKMeansParams::new().n_init(3).fit(&data, 2, 7)?;
+//! assert_eq!(fit.labels, kkm.labels);
+//! assert_eq!(fit.final_objective(), Some(kkm.objective));
+//!
 //! let medoids = greedy_medoids(k.as_ref(), 2)?;
-//! let kmed = KernelKMedoidsParams::new(2).check()?.fit(k.as_ref())?;
+//! let kmed = KernelKMedoidsParams::new().check()?.fit_kernel(k.as_ref(), 2, 0)?;
 //! assert_eq!(medoids.len(), 2);
 //! assert_ne!(kmed.labels[0], kmed.labels[5]);
 //! # Ok::<(), mkc_core::Error>(())
@@ -54,7 +63,18 @@ mod medoids;
 mod seeding;
 mod spectral;
 
-pub use kernel_kmeans::{KernelInit, KernelKMeans, KernelKMeansFit, KernelKMeansParams};
-pub use kmeans::{KMeans, KMeansFit, KMeansParams};
-pub use medoids::{greedy_medoids, KMedoidsFit, KernelKMedoids, KernelKMedoidsParams, MedoidInit};
-pub use spectral::{Spectral, SpectralFit, SpectralParams};
+pub use kernel_kmeans::{
+    KernelInit, KernelKMeans, KernelKMeansDiagnostics, KernelKMeansFit, KernelKMeansParams,
+};
+pub use kmeans::{KMeans, KMeansDiagnostics, KMeansFit, KMeansParams};
+pub use medoids::{
+    greedy_medoids, KMedoidsDiagnostics, KMedoidsFit, KernelKMedoids, KernelKMedoidsParams,
+    MedoidInit,
+};
+pub use spectral::{Spectral, SpectralDiagnostics, SpectralFit, SpectralParams};
+
+/// The method API and this crate's methods: `use mkc_kmeans::prelude::*;`.
+pub mod prelude {
+    pub use crate::{KMeansParams, KernelKMeansParams, KernelKMedoidsParams, SpectralParams};
+    pub use mkc_core::prelude::*;
+}

@@ -4,7 +4,7 @@
 
 use crate::kernel_view::KernelCols;
 use faer::MatRef;
-use mkc_core::{seed, validate, ParamGuard, Result};
+use mkc_core::{seed, validate, Clusterer, Clustering, Diagnostics, KernelSet, ParamGuard, Result};
 use rand::seq::index::sample;
 use rayon::prelude::*;
 
@@ -91,30 +91,28 @@ pub enum MedoidInit {
 /// Hyperparameters of kernel k-medoids (unchecked builder).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KernelKMedoidsParams {
-    k: usize,
     max_iter: usize,
-    seed: u64,
     init: MedoidInit,
 }
 
+impl Default for KernelKMedoidsParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl KernelKMedoidsParams {
-    /// `k` clusters; defaults: greedy initialisation, `max_iter = 100`, `seed = 0`.
-    pub fn new(k: usize) -> Self {
+    /// Defaults: greedy initialisation, `max_iter = 100`. The number of clusters and the
+    /// seed (used by [`MedoidInit::Random`] only) are given when fitting.
+    pub fn new() -> Self {
         Self {
-            k,
             max_iter: 100,
-            seed: 0,
             init: MedoidInit::Greedy,
         }
     }
     /// Maximum number of (assignment, medoid update) rounds.
     pub fn max_iter(mut self, max_iter: usize) -> Self {
         self.max_iter = max_iter;
-        self
-    }
-    /// Seed (used by [`MedoidInit::Random`]).
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
         self
     }
     /// Initial medoids.
@@ -124,7 +122,8 @@ impl KernelKMedoidsParams {
     }
 }
 
-/// Checked k-medoids parameters; [`KernelKMedoids::fit`] runs the algorithm.
+/// Checked k-medoids parameters; [`KernelKMedoids::fit_kernel`] runs the algorithm on one
+/// kernel, [`Clusterer::fit`] on a [`KernelSet`] (its kernel or the mean of its kernels).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KernelKMedoids {
     p: KernelKMedoidsParams,
@@ -133,10 +132,8 @@ pub struct KernelKMedoids {
 impl ParamGuard for KernelKMedoidsParams {
     type Checked = KernelKMedoids;
     fn check(&self) -> Result<KernelKMedoids> {
-        mkc_core::mkc_ensure!(self.k >= 1, param "n_clusters", self.k, "must be at least 1");
         mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
         if let MedoidInit::Given(g) = &self.init {
-            mkc_core::validate::len("initial medoids", g.len(), self.k)?;
             let mut s = g.clone();
             s.sort_unstable();
             s.dedup();
@@ -171,15 +168,27 @@ impl KernelKMedoids {
     /// a medoid always belongs to its own cluster, so no cluster is ever empty.
     ///
     /// # Errors
-    /// Invalid kernel, k > n, given medoids out of range.
-    pub fn fit(&self, k: MatRef<'_, f64>) -> Result<KMedoidsFit> {
-        let n = validate::kernel("kernel", k)?;
-        validate::n_clusters(self.p.k, n, 1)?;
+    /// Invalid kernel, `n_clusters` 0 or > n, given medoids out of range or not
+    /// `n_clusters` of them.
+    pub fn fit_kernel(
+        &self,
+        k: MatRef<'_, f64>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<KMedoidsFit> {
+        validate::kernel("kernel", k)?;
+        self.fit_valid(k, n_clusters, seed)
+    }
+
+    fn fit_valid(&self, k: MatRef<'_, f64>, n_clusters: usize, seed: u64) -> Result<KMedoidsFit> {
+        let n = k.nrows();
+        validate::n_clusters(n_clusters, n, 1)?;
         let kc = KernelCols::new(k);
         let medoids = match &self.p.init {
-            MedoidInit::Greedy => greedy(&kc, self.p.k),
-            MedoidInit::Random => sample(&mut seed::rng(self.p.seed), n, self.p.k).into_vec(),
+            MedoidInit::Greedy => greedy(&kc, n_clusters),
+            MedoidInit::Random => sample(&mut seed::rng(seed), n, n_clusters).into_vec(),
             MedoidInit::Given(g) => {
+                mkc_core::validate::len("initial medoids", g.len(), n_clusters)?;
                 if let Some(&bad) = g.iter().find(|&&i| i >= n) {
                     mkc_core::mkc_bail!(input "initial medoids", "index {bad} is not below n = {n}");
                 }
@@ -189,6 +198,53 @@ impl KernelKMedoids {
         Ok(k_medoids(&kc, medoids, self.p.max_iter))
     }
 }
+
+/// Diagnostics of kernel k-medoids ([`Clustering::diagnostics`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct KMedoidsDiagnostics {
+    /// Index of the medoid of every cluster.
+    pub medoids: Vec<usize>,
+}
+
+impl Diagnostics for KMedoidsDiagnostics {
+    fn entries(&self) -> Vec<(String, f64)> {
+        self.medoids
+            .iter()
+            .enumerate()
+            .map(|(c, &m)| (format!("medoid_{c}"), m as f64))
+            .collect()
+    }
+}
+
+impl Clusterer for KernelKMedoids {
+    type Diagnostics = KMedoidsDiagnostics;
+    fn name(&self) -> &'static str {
+        "kkmedoids"
+    }
+    fn validate_params(&self) -> Result<()> {
+        Ok(())
+    }
+    /// Kernel k-medoids on the set's kernel (or the mean of its kernels); the objective
+    /// trace is eq. (2) after every assignment step (minimised).
+    fn fit(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<Clustering<KMedoidsDiagnostics>> {
+        let k = data.one_kernel("kernel k-medoids")?;
+        let fit = self.fit_valid(k.as_mat(), n_clusters, seed)?;
+        let diag = KMedoidsDiagnostics {
+            medoids: fit.medoids,
+        };
+        Ok(Clustering::new(fit.labels, n_clusters, diag)
+            .with_objective(fit.objective_trace)
+            .with_iterations(fit.n_iter, fit.converged))
+    }
+}
+
+mkc_core::clusterer_via_check!(KernelKMedoidsParams, "kkmedoids");
 
 fn k_medoids(kc: &KernelCols<'_>, mut medoids: Vec<usize>, max_iter: usize) -> KMedoidsFit {
     let n = kc.n();

@@ -30,36 +30,41 @@
 //!
 //! // Two blocks of 3 with strong within-block affinity and a weak link between them.
 //! let k = Mat::from_fn(6, 6, |i, j| if (i < 3) == (j < 3) { 1.0 } else { 0.01 });
-//! let fit = SpectralParams::new(2).seed(3).check()?.fit(k.as_ref())?;
+//! let fit = SpectralParams::new().check()?.fit_affinity(k.as_ref(), 2, 3)?;
 //! assert_eq!(fit.labels[0], fit.labels[2]);
 //! assert_ne!(fit.labels[0], fit.labels[3]);
 //! # Ok::<(), mkc_core::Error>(())
 //! ```
 
 use faer::{Mat, MatRef};
-use mkc_core::{validate, Error, ParamGuard, Result};
+use mkc_core::{
+    validate, Clusterer, Clustering, Diagnostics, Error, KernelSet, ParamGuard, Result,
+};
 
 use crate::KMeansParams;
 
 /// Hyperparameters of spectral clustering (unchecked builder).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpectralParams {
-    k: usize,
     n_init: usize,
     max_iter: usize,
-    seed: u64,
     clip_negative: bool,
 }
 
+impl Default for SpectralParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl SpectralParams {
-    /// `k` clusters (and eigenvectors); `n_init = 20` k-means replicates (the SCMK
-    /// paper's protocol), `max_iter = 100` Lloyd iterations each, `seed = 0`.
-    pub fn new(k: usize) -> Self {
+    /// Defaults: `n_init = 20` k-means replicates (the SCMK paper's protocol),
+    /// `max_iter = 100` Lloyd iterations each, negative affinities rejected. The number of
+    /// clusters (and eigenvectors) and the seed are given when fitting.
+    pub fn new() -> Self {
         Self {
-            k,
             n_init: 20,
             max_iter: 100,
-            seed: 0,
             clip_negative: false,
         }
     }
@@ -81,15 +86,11 @@ impl SpectralParams {
         self.max_iter = max_iter;
         self
     }
-    /// Seed of the k-means++ draws (replicate r uses `mkc_core::seed::derive(seed, r)`).
-    #[must_use]
-    pub fn seed(mut self, seed: u64) -> Self {
-        self.seed = seed;
-        self
-    }
 }
 
-/// Checked spectral clustering parameters; [`Spectral::fit`] runs the algorithm.
+/// Checked spectral clustering parameters; [`Spectral::fit_affinity`] runs the algorithm
+/// on one affinity matrix, [`Clusterer::fit`] on a [`KernelSet`] (its kernel, or the mean
+/// of its kernels, as the affinity).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spectral {
     p: SpectralParams,
@@ -98,7 +99,6 @@ pub struct Spectral {
 impl ParamGuard for SpectralParams {
     type Checked = Spectral;
     fn check(&self) -> Result<Spectral> {
-        mkc_core::mkc_ensure!(self.k >= 1, param "n_clusters", self.k, "must be at least 1");
         mkc_core::mkc_ensure!(self.n_init >= 1, param "n_init", self.n_init, "must be at least 1");
         mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
         Ok(Spectral { p: self.clone() })
@@ -125,9 +125,19 @@ impl Spectral {
     /// `k` empty, non-square, non-finite, non-symmetric, with a negative entry (unless
     /// `clip_negative`), or with no positive off-diagonal entry; k > n; a failed
     /// eigendecomposition.
-    pub fn fit(&self, k: MatRef<'_, f64>) -> Result<SpectralFit> {
-        let n = validate::kernel("affinity", k)?;
-        validate::n_clusters(self.p.k, n, 1)?;
+    pub fn fit_affinity(
+        &self,
+        k: MatRef<'_, f64>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<SpectralFit> {
+        validate::kernel("affinity", k)?;
+        self.fit_valid(k, n_clusters, seed)
+    }
+
+    fn fit_valid(&self, k: MatRef<'_, f64>, n_clusters: usize, seed: u64) -> Result<SpectralFit> {
+        let n = k.nrows();
+        validate::n_clusters(n_clusters, n, 1)?;
         let clip = self.p.clip_negative;
         for j in 0..n {
             for i in 0..n {
@@ -171,7 +181,7 @@ impl Spectral {
                 aff(i, j) * dinv[i] * dinv[j]
             }
         });
-        let c = self.p.k;
+        let c = n_clusters;
         // The top c eigenpairs only (mkc-linalg: thick-restart block Lanczos, dense for
         // small n; bit-identical for any thread count), values descending.
         let pairs =
@@ -192,12 +202,11 @@ impl Spectral {
                 }
             }
         }
-        let km = KMeansParams::new(c)
+        let km = KMeansParams::new()
             .n_init(self.p.n_init)
             .max_iter(self.p.max_iter)
-            .seed(self.p.seed)
             .check()?
-            .fit(y.as_ref())?;
+            .fit_features(y.as_ref(), c, seed)?;
         Ok(SpectralFit {
             labels: km.labels,
             embedding: y,
@@ -206,6 +215,57 @@ impl Spectral {
         })
     }
 }
+
+/// Diagnostics of spectral clustering ([`Clustering::diagnostics`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SpectralDiagnostics {
+    /// The k largest eigenvalues of D^{−1/2} A D^{−1/2}, descending.
+    pub eigenvalues: Vec<f64>,
+    /// k-means inertia of the winning replicate on the embedding.
+    pub inertia: f64,
+}
+
+impl Diagnostics for SpectralDiagnostics {
+    fn entries(&self) -> Vec<(String, f64)> {
+        let mut e = vec![("inertia".to_string(), self.inertia)];
+        e.extend(
+            self.eigenvalues
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| (format!("eigenvalue_{}", i + 1), v)),
+        );
+        e
+    }
+}
+
+impl Clusterer for Spectral {
+    type Diagnostics = SpectralDiagnostics;
+    fn name(&self) -> &'static str {
+        "sc"
+    }
+    fn validate_params(&self) -> Result<()> {
+        Ok(())
+    }
+    /// Spectral clustering with the set's kernel (or the mean of its kernels) as the
+    /// affinity. Not iterative: empty objective trace, 0 iterations.
+    fn fit(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<Clustering<SpectralDiagnostics>> {
+        let a = data.one_kernel("spectral clustering")?;
+        let fit = self.fit_valid(a.as_mat(), n_clusters, seed)?;
+        let diag = SpectralDiagnostics {
+            eigenvalues: fit.eigenvalues,
+            inertia: fit.inertia,
+        };
+        Ok(Clustering::new(fit.labels, n_clusters, diag))
+    }
+}
+
+mkc_core::clusterer_via_check!(SpectralParams, "sc");
 
 #[cfg(test)]
 mod tests {
@@ -262,11 +322,10 @@ mod tests {
             .enumerate()
         {
             let (a, truth) = blocks(sizes, t as u64);
-            let fit = SpectralParams::new(sizes.len())
-                .seed(1)
+            let fit = SpectralParams::new()
                 .check()
                 .unwrap()
-                .fit(a.as_ref())
+                .fit_affinity(a.as_ref(), sizes.len(), 1)
                 .unwrap();
             assert!(
                 same_partition(&fit.labels, &truth),
@@ -291,10 +350,10 @@ mod tests {
         let truth = [0usize, 0, 0, 1, 1, 2, 2, 2, 2];
         let n = truth.len();
         let a = Mat::from_fn(n, n, |i, j| if truth[i] == truth[j] { 1.0 } else { 0.0 });
-        let fit = SpectralParams::new(3)
+        let fit = SpectralParams::new()
             .check()
             .unwrap()
-            .fit(a.as_ref())
+            .fit_affinity(a.as_ref(), 3, 0)
             .unwrap();
         for v in &fit.eigenvalues {
             assert!((v - 1.0).abs() < 1e-10, "{:?}", fit.eigenvalues);
@@ -308,9 +367,9 @@ mod tests {
         let n = a.nrows();
         let perm: Vec<usize> = (0..n).map(|i| (i * 7 + 3) % n).collect();
         let b = Mat::from_fn(n, n, |i, j| a[(perm[i], perm[j])]);
-        let p = SpectralParams::new(3).seed(4).check().unwrap();
-        let fa = p.fit(a.as_ref()).unwrap();
-        let fb = p.fit(b.as_ref()).unwrap();
+        let p = SpectralParams::new().check().unwrap();
+        let fa = p.fit_affinity(a.as_ref(), 3, 4).unwrap();
+        let fb = p.fit_affinity(b.as_ref(), 3, 4).unwrap();
         let permuted: Vec<usize> = perm.iter().map(|&i| fa.labels[i]).collect();
         assert!(same_partition(&permuted, &fb.labels));
         for (x, y) in fa.eigenvalues.iter().zip(&fb.eigenvalues) {
@@ -328,62 +387,65 @@ mod tests {
                 a[(j, 0)] = 0.0;
             }
         }
-        let p = SpectralParams::new(2).seed(11).check().unwrap();
-        let f = p.fit(a.as_ref()).unwrap();
+        let p = SpectralParams::new().check().unwrap();
+        let f = p.fit_affinity(a.as_ref(), 2, 11).unwrap();
         assert!((0..2).all(|c| f.embedding[(0, c)] == 0.0));
-        assert_eq!(f, p.fit(a.as_ref()).unwrap());
+        assert_eq!(f, p.fit_affinity(a.as_ref(), 2, 11).unwrap());
     }
 
     #[test]
     fn bad_inputs_and_parameters_are_typed_errors() {
         let (a, _) = blocks(&[3, 3], 5);
-        let ok = SpectralParams::new(2).check().unwrap();
+        let ok = SpectralParams::new().check().unwrap();
         let mut nan = a.clone();
         nan[(0, 1)] = f64::NAN;
-        assert!(matches!(ok.fit(nan.as_ref()), Err(Error::NonFinite { .. })));
+        assert!(matches!(
+            ok.fit_affinity(nan.as_ref(), 2, 0),
+            Err(Error::NonFinite { .. })
+        ));
         let mut asym = a.clone();
         asym[(0, 1)] += 1.0;
         assert!(matches!(
-            ok.fit(asym.as_ref()),
+            ok.fit_affinity(asym.as_ref(), 2, 0),
             Err(Error::NotSymmetric { .. })
         ));
         let mut neg = a.clone();
         neg[(0, 1)] = -0.5;
         neg[(1, 0)] = -0.5;
         assert!(matches!(
-            ok.fit(neg.as_ref()),
+            ok.fit_affinity(neg.as_ref(), 2, 0),
             Err(Error::InvalidInput { .. })
         ));
         // clipped explicitly: the same as a zero entry
         let mut zero = a.clone();
         zero[(0, 1)] = 0.0;
         zero[(1, 0)] = 0.0;
-        let clip = SpectralParams::new(2).clip_negative(true).check().unwrap();
+        let clip = SpectralParams::new().clip_negative(true).check().unwrap();
         assert_eq!(
-            clip.fit(neg.as_ref()).unwrap().embedding,
-            ok.fit(zero.as_ref()).unwrap().embedding
+            clip.fit_affinity(neg.as_ref(), 2, 0).unwrap().embedding,
+            ok.fit_affinity(zero.as_ref(), 2, 0).unwrap().embedding
         );
         assert!(matches!(
-            ok.fit(Mat::<f64>::zeros(3, 4).as_ref()),
+            ok.fit_affinity(Mat::<f64>::zeros(3, 4).as_ref(), 2, 0),
             Err(Error::Shape { .. })
         ));
         assert!(matches!(
-            ok.fit(Mat::<f64>::zeros(0, 0).as_ref()),
+            ok.fit_affinity(Mat::<f64>::zeros(0, 0).as_ref(), 2, 0),
             Err(Error::InvalidInput { .. })
         ));
         assert!(matches!(
-            ok.fit(Mat::<f64>::identity(4, 4).as_ref()),
+            ok.fit_affinity(Mat::<f64>::identity(4, 4).as_ref(), 2, 0),
             Err(Error::InvalidInput { .. })
         ));
-        let too_many = SpectralParams::new(7).check().unwrap();
-        assert!(matches!(
-            too_many.fit(a.as_ref()),
-            Err(Error::InvalidParam { .. })
-        ));
+        for k in [0, 7] {
+            assert!(matches!(
+                ok.fit_affinity(a.as_ref(), k, 0),
+                Err(Error::InvalidParam { .. })
+            ));
+        }
         for bad in [
-            SpectralParams::new(0),
-            SpectralParams::new(2).n_init(0),
-            SpectralParams::new(2).max_iter(0),
+            SpectralParams::new().n_init(0),
+            SpectralParams::new().max_iter(0),
         ] {
             assert!(matches!(bad.check(), Err(Error::InvalidParam { .. })));
         }

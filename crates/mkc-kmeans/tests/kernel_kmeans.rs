@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use faer::Mat;
 use mkc_core::{Error, ParamGuard};
-use mkc_kmeans::{KernelInit, KernelKMeansParams};
+use mkc_kmeans::KernelKMeansParams;
 
 /// Plain Lloyd on the features from given labels (keep the current cluster on ties).
 fn lloyd_features(x: &Mat<f64>, mut labels: Vec<usize>, k: usize, max_iter: usize) -> Vec<usize> {
@@ -56,12 +56,12 @@ fn linear_kernel_equals_feature_kmeans() {
         let x = blobs(120, 3, 4, 3.0, seed);
         let k = linear_kernel(&x);
         let init = random_labels(120, 4, seed + 100);
-        let fit = KernelKMeansParams::new(4)
+        let fit = KernelKMeansParams::new()
             .initial_labels(init.clone())
             .max_iter(200)
             .check()
             .unwrap()
-            .fit(k.as_ref())
+            .fit_kernel(k.as_ref(), 4, 0)
             .unwrap();
         let reference = lloyd_features(&x, init, 4, 200);
         assert_eq!(fit.labels, reference, "seed {seed}");
@@ -82,14 +82,11 @@ fn objective_never_increases() {
         let k = gaussian_kernel(&x, 2.0);
         let weights: Vec<f64> = (0..200).map(|i| 0.5 + (i % 7) as f64 * 0.3).collect();
         for w in [None, Some(weights)] {
-            let mut p = KernelKMeansParams::new(6)
-                .n_init(3)
-                .seed(seed)
-                .max_iter(300);
+            let mut p = KernelKMeansParams::new().n_init(3).max_iter(300);
             if let Some(w) = w {
                 p = p.sample_weights(w);
             }
-            let fit = p.check().unwrap().fit(k.as_ref()).unwrap();
+            let fit = p.check().unwrap().fit_kernel(k.as_ref(), 6, seed).unwrap();
             assert!(fit.objective_trace.len() >= 2);
             assert!(
                 non_increasing(&fit.objective_trace),
@@ -120,18 +117,18 @@ fn integer_weights_equal_duplicated_points() {
     let kd = Mat::from_fn(idx.len(), idx.len(), |a, b| k[(idx[a], idx[b])]);
     let init = random_labels(60, 3, 4);
     let init_d: Vec<usize> = idx.iter().map(|&i| init[i]).collect();
-    let a = KernelKMeansParams::new(3)
+    let a = KernelKMeansParams::new()
         .initial_labels(init)
         .sample_weights(w)
         .check()
         .unwrap()
-        .fit(k.as_ref())
+        .fit_kernel(k.as_ref(), 3, 0)
         .unwrap();
-    let b = KernelKMeansParams::new(3)
+    let b = KernelKMeansParams::new()
         .initial_labels(init_d)
         .check()
         .unwrap()
-        .fit(kd.as_ref())
+        .fit_kernel(kd.as_ref(), 3, 0)
         .unwrap();
     let a_d: Vec<usize> = idx.iter().map(|&i| a.labels[i]).collect();
     assert_eq!(a_d, b.labels);
@@ -143,11 +140,11 @@ fn integer_weights_equal_duplicated_points() {
 fn empty_initial_clusters_are_filled() {
     let x = blobs(50, 2, 3, 2.0, 1);
     let k = gaussian_kernel(&x, 3.0);
-    let fit = KernelKMeansParams::new(3)
+    let fit = KernelKMeansParams::new()
         .initial_labels(vec![0; 50])
         .check()
         .unwrap()
-        .fit(k.as_ref())
+        .fit_kernel(k.as_ref(), 3, 0)
         .unwrap();
     for c in 0..3 {
         assert!(fit.labels.contains(&c));
@@ -155,10 +152,10 @@ fn empty_initial_clusters_are_filled() {
     assert!(non_increasing(&fit.objective_trace));
     // Identical points: k-means++ cannot find k distinct seeds; still k non-empty clusters.
     let same = Mat::from_fn(6, 6, |_, _| 1.0);
-    let fit = KernelKMeansParams::new(3)
+    let fit = KernelKMeansParams::new()
         .check()
         .unwrap()
-        .fit(same.as_ref())
+        .fit_kernel(same.as_ref(), 3, 0)
         .unwrap();
     for c in 0..3 {
         assert!(fit.labels.contains(&c));
@@ -170,20 +167,20 @@ fn empty_initial_clusters_are_filled() {
 fn tiny_and_odd_sizes() {
     // n = 1, k = 1; and sizes around the 16-column panels of the product.
     let one = Mat::from_fn(1, 1, |_, _| 2.0);
-    let fit = KernelKMeansParams::new(1)
+    let fit = KernelKMeansParams::new()
         .check()
         .unwrap()
-        .fit(one.as_ref())
+        .fit_kernel(one.as_ref(), 1, 0)
         .unwrap();
     assert_eq!((fit.labels.clone(), fit.objective), (vec![0], 0.0));
     for n in [15, 16, 17, 33] {
         let x = blobs(n, 2, 2, 3.0, n as u64);
         let init = random_labels(n, 2, 1);
-        let fit = KernelKMeansParams::new(2)
+        let fit = KernelKMeansParams::new()
             .initial_labels(init.clone())
             .check()
             .unwrap()
-            .fit(linear_kernel(&x).as_ref())
+            .fit_kernel(linear_kernel(&x).as_ref(), 2, 0)
             .unwrap();
         assert_eq!(fit.labels, lloyd_features(&x, init, 2, 100));
         assert!((fit.objective - wcss(&x, &fit.labels, 2)).abs() < 1e-9 * fit.objective.max(1.0));
@@ -194,31 +191,29 @@ fn tiny_and_odd_sizes() {
 fn deterministic_across_thread_counts_and_layouts() {
     let x = blobs(300, 3, 5, 8.0, 3);
     let k = gaussian_kernel(&x, 2.0);
-    let params = KernelKMeansParams::new(5)
-        .n_init(4)
-        .seed(11)
-        .check()
-        .unwrap();
+    let params = KernelKMeansParams::new().n_init(4).check().unwrap();
     let run = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| params.fit(k.as_ref()).unwrap())
+        pool.install(|| params.fit_kernel(k.as_ref(), 5, 11).unwrap())
     };
     let (a, b) = (run(1), run(2));
     assert_eq!(a, b);
     assert_eq!(a, run(2));
     // Row-major view of the same (symmetric) kernel.
     let kt = k.transpose().to_owned();
-    assert_eq!(params.fit(kt.as_ref().transpose()).unwrap(), a);
+    assert_eq!(
+        params.fit_kernel(kt.as_ref().transpose(), 5, 11).unwrap(),
+        a
+    );
     // A different seed is a different run (different restarts win or different labels).
-    let c = KernelKMeansParams::new(5)
+    let c = KernelKMeansParams::new()
         .n_init(4)
-        .seed(12)
         .check()
         .unwrap()
-        .fit(k.as_ref())
+        .fit_kernel(k.as_ref(), 5, 12)
         .unwrap();
     assert!(
         c.objective_trace != a.objective_trace
@@ -231,19 +226,17 @@ fn deterministic_across_thread_counts_and_layouts() {
 fn restarts_pick_the_lowest_objective() {
     let x = blobs(150, 2, 6, 10.0, 5);
     let k = gaussian_kernel(&x, 1.0);
-    let best = KernelKMeansParams::new(6)
+    let best = KernelKMeansParams::new()
         .n_init(6)
-        .seed(2)
         .check()
         .unwrap()
-        .fit(k.as_ref())
+        .fit_kernel(k.as_ref(), 6, 2)
         .unwrap();
-    let single = KernelKMeansParams::new(6)
+    let single = KernelKMeansParams::new()
         .n_init(1)
-        .seed(2)
         .check()
         .unwrap()
-        .fit(k.as_ref())
+        .fit_kernel(k.as_ref(), 6, 2)
         .unwrap();
     // Restart 0 of both runs is the same run.
     assert!(best.objective <= single.objective);
@@ -252,71 +245,84 @@ fn restarts_pick_the_lowest_objective() {
 #[test]
 fn bad_inputs() {
     let good = Mat::<f64>::identity(4, 4);
-    assert!(matches!(
-        KernelKMeansParams::new(0).check(),
-        Err(Error::InvalidParam { .. })
-    ));
-    assert!(matches!(
-        KernelKMeansParams::new(2).n_init(0).check(),
-        Err(Error::InvalidParam { .. })
-    ));
-    assert!(matches!(
-        KernelKMeansParams::new(2).max_iter(0).check(),
-        Err(Error::InvalidParam { .. })
-    ));
-    assert!(matches!(
-        KernelKMeansParams::new(2).tol(f64::NAN).check(),
-        Err(Error::InvalidParam { .. })
-    ));
-    assert!(matches!(
-        KernelKMeansParams::new(2)
-            .initial_labels(vec![0, 2])
-            .check(),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        KernelKMeansParams::new(2)
-            .sample_weights(vec![1.0, -1.0])
-            .check(),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        KernelKMeansParams::new(2)
-            .sample_weights(vec![1.0, f64::NAN])
-            .check(),
-        Err(Error::InvalidInput { .. })
-    ));
-    let p = KernelKMeansParams::new(5).check().unwrap();
-    assert!(matches!(
-        p.fit(good.as_ref()),
-        Err(Error::InvalidParam { .. })
-    ));
-    let p = KernelKMeansParams::new(2).check().unwrap();
+    // Parameters alone.
+    for bad in [
+        KernelKMeansParams::new().n_init(0),
+        KernelKMeansParams::new().max_iter(0),
+        KernelKMeansParams::new().tol(f64::NAN),
+    ] {
+        assert!(matches!(bad.check(), Err(Error::InvalidParam { .. })));
+    }
+    for bad in [
+        KernelKMeansParams::new().sample_weights(vec![1.0, -1.0]),
+        KernelKMeansParams::new().sample_weights(vec![1.0, f64::NAN]),
+    ] {
+        assert!(matches!(bad.check(), Err(Error::InvalidInput { .. })));
+    }
+    // Parameters against the data: (params, kernel, clusters, expected error).
+    let p = KernelKMeansParams::new();
     let mut nan = good.clone();
     nan[(1, 2)] = f64::NAN;
-    assert!(matches!(p.fit(nan.as_ref()), Err(Error::NonFinite { .. })));
     let mut asym = good.clone();
     asym[(0, 1)] = 0.5;
-    assert!(matches!(
-        p.fit(asym.as_ref()),
-        Err(Error::NotSymmetric { .. })
-    ));
-    assert!(matches!(
-        p.fit(Mat::<f64>::zeros(3, 4).as_ref()),
-        Err(Error::Shape { .. })
-    ));
-    assert!(matches!(
-        p.fit(Mat::<f64>::zeros(0, 0).as_ref()),
-        Err(Error::InvalidInput { .. })
-    ));
-    let p = KernelKMeansParams::new(2)
-        .sample_weights(vec![1.0; 3])
+    let rect = Mat::<f64>::zeros(3, 4);
+    let empty = Mat::<f64>::zeros(0, 0);
+    let cases: Vec<(KernelKMeansParams, &Mat<f64>, usize, &str)> = vec![
+        (p.clone(), &good, 0, "InvalidParam"),
+        (p.clone(), &good, 5, "InvalidParam"),
+        (p.clone(), &nan, 2, "NonFinite"),
+        (p.clone(), &asym, 2, "NotSymmetric"),
+        (p.clone(), &rect, 2, "Shape"),
+        (p.clone(), &empty, 2, "InvalidInput"),
+        (p.clone().sample_weights(vec![1.0; 3]), &good, 2, "Shape"),
+        (p.clone().initial_labels(vec![0, 1, 1]), &good, 2, "Shape"),
+        (
+            p.clone().initial_labels(vec![0, 2, 1, 1]),
+            &good,
+            2,
+            "InvalidInput",
+        ),
+    ];
+    for (params, k, c, want) in cases {
+        let e = params
+            .check()
+            .unwrap()
+            .fit_kernel(k.as_ref(), c, 0)
+            .unwrap_err();
+        assert!(format!("{e:?}").starts_with(want), "{want}: {e:?}");
+    }
+}
+
+#[test]
+fn method_api_runs_on_a_kernel_set() {
+    use mkc_core::{Clusterer, KernelSet};
+    let x = blobs(90, 3, 3, 8.0, 2);
+    let k = gaussian_kernel(&x, 2.0);
+    let direct = KernelKMeansParams::new()
+        .n_init(3)
         .check()
+        .unwrap()
+        .fit_kernel(k.as_ref(), 3, 5)
         .unwrap();
-    assert!(matches!(p.fit(good.as_ref()), Err(Error::Shape { .. })));
-    let p = KernelKMeansParams::new(2)
-        .init(KernelInit::Labels(vec![0, 1, 1]))
-        .check()
+    let kernels = vec![k.clone()];
+    let set = KernelSet::new(&kernels).unwrap();
+    let fit = KernelKMeansParams::new().n_init(3).fit(&set, 3, 5).unwrap();
+    assert_eq!(fit.labels, direct.labels);
+    assert_eq!(fit.objective, direct.objective_trace);
+    assert_eq!(fit.iterations, direct.n_iter);
+    assert_eq!(fit.diagnostics.objective, direct.objective);
+    // Two copies of the kernel: their mean is the kernel itself.
+    let twice = vec![k.clone(), k];
+    let set2 = KernelSet::new(&twice).unwrap();
+    let fit2 = KernelKMeansParams::new()
+        .n_init(3)
+        .fit(&set2, 3, 5)
         .unwrap();
-    assert!(matches!(p.fit(good.as_ref()), Err(Error::Shape { .. })));
+    assert_eq!(fit2.labels, direct.labels);
+    // Unchecked parameters are checked by fit.
+    let e = KernelKMeansParams::new()
+        .n_init(0)
+        .fit(&set, 3, 5)
+        .unwrap_err();
+    assert!(matches!(e, Error::InvalidParam { .. }));
 }

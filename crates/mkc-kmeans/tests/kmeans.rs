@@ -10,11 +10,10 @@ use mkc_kmeans::KMeansParams;
 #[test]
 fn finds_separated_blobs() {
     let x = blobs(400, 3, 4, 0.5, 2);
-    let fit = KMeansParams::new(4)
-        .seed(1)
+    let fit = KMeansParams::new()
         .check()
         .unwrap()
-        .fit(x.as_ref())
+        .fit_features(x.as_ref(), 4, 1)
         .unwrap();
     // Points i and i+4 come from the same blob.
     for i in 0..396 {
@@ -30,13 +29,12 @@ fn finds_separated_blobs() {
 fn inertia_never_increases_and_matches_centroids() {
     for seed in 0..8 {
         let x = blobs(300, 2, 6, 6.0, seed);
-        let fit = KMeansParams::new(7)
+        let fit = KMeansParams::new()
             .n_init(3)
             .tol(0.0)
-            .seed(seed)
             .check()
             .unwrap()
-            .fit(x.as_ref())
+            .fit_features(x.as_ref(), 7, seed)
             .unwrap();
         assert!(
             non_increasing(&fit.inertia_trace),
@@ -68,13 +66,13 @@ fn inertia_never_increases_and_matches_centroids() {
 #[test]
 fn deterministic_across_thread_counts() {
     let x = blobs(2000, 5, 8, 4.0, 4);
-    let params = KMeansParams::new(8).n_init(5).seed(3).check().unwrap();
+    let params = KMeansParams::new().n_init(5).check().unwrap();
     let run = |t: usize| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build()
             .unwrap()
-            .install(|| params.fit(x.as_ref()).unwrap())
+            .install(|| params.fit_features(x.as_ref(), 8, 3).unwrap())
     };
     let a = run(1);
     assert_eq!(a, run(2));
@@ -86,19 +84,19 @@ fn duplicate_points_and_k_equal_n() {
     // Only two distinct points but k = 3: k-means++ must reuse a location; the empty
     // cluster is refilled from another cluster.
     let x = Mat::from_fn(6, 1, |i, _| if i < 3 { 0.0 } else { 1.0 });
-    let fit = KMeansParams::new(3)
+    let fit = KMeansParams::new()
         .n_init(3)
         .check()
         .unwrap()
-        .fit(x.as_ref())
+        .fit_features(x.as_ref(), 3, 0)
         .unwrap();
     assert!(fit.labels.iter().all(|&l| l < 3));
     assert!(fit.inertia.is_finite() && fit.inertia.abs() < 1e-12);
     let x = Mat::from_fn(4, 2, |i, j| (i * 3 + j) as f64);
-    let fit = KMeansParams::new(4)
+    let fit = KMeansParams::new()
         .check()
         .unwrap()
-        .fit(x.as_ref())
+        .fit_features(x.as_ref(), 4, 0)
         .unwrap();
     assert_eq!(fit.inertia, 0.0);
     let mut l = fit.labels.clone();
@@ -109,38 +107,38 @@ fn duplicate_points_and_k_equal_n() {
 #[test]
 fn bad_inputs() {
     assert!(matches!(
-        KMeansParams::new(0).check(),
+        KMeansParams::new().n_init(0).check(),
         Err(Error::InvalidParam { .. })
     ));
     assert!(matches!(
-        KMeansParams::new(2).n_init(0).check(),
+        KMeansParams::new().max_iter(0).check(),
         Err(Error::InvalidParam { .. })
     ));
     assert!(matches!(
-        KMeansParams::new(2).max_iter(0).check(),
+        KMeansParams::new().tol(-1.0).check(),
+        Err(Error::InvalidParam { .. })
+    ));
+    let p = KMeansParams::new().check().unwrap();
+    assert!(matches!(
+        p.fit_features(Mat::<f64>::zeros(5, 2).as_ref(), 0, 0),
         Err(Error::InvalidParam { .. })
     ));
     assert!(matches!(
-        KMeansParams::new(2).tol(-1.0).check(),
-        Err(Error::InvalidParam { .. })
-    ));
-    let p = KMeansParams::new(3).check().unwrap();
-    assert!(matches!(
-        p.fit(Mat::<f64>::zeros(2, 2).as_ref()),
+        p.fit_features(Mat::<f64>::zeros(2, 2).as_ref(), 3, 0),
         Err(Error::InvalidParam { .. })
     ));
     assert!(matches!(
-        p.fit(Mat::<f64>::zeros(0, 2).as_ref()),
+        p.fit_features(Mat::<f64>::zeros(0, 2).as_ref(), 3, 0),
         Err(Error::InvalidInput { .. })
     ));
     assert!(matches!(
-        p.fit(Mat::<f64>::zeros(5, 0).as_ref()),
+        p.fit_features(Mat::<f64>::zeros(5, 0).as_ref(), 3, 0),
         Err(Error::InvalidInput { .. })
     ));
     let mut x = Mat::<f64>::zeros(5, 2);
     x[(3, 1)] = f64::INFINITY;
     assert!(matches!(
-        p.fit(x.as_ref()),
+        p.fit_features(x.as_ref(), 3, 0),
         Err(Error::NonFinite { row: 3, col: 1, .. })
     ));
 }

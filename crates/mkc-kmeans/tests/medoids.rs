@@ -91,12 +91,11 @@ fn kmedoids_objective_never_increases_and_is_a_fixed_point() {
         let k = gaussian_kernel(&x, 2.0);
         let d = dist_matrix(&k);
         for init in [MedoidInit::Greedy, MedoidInit::Random] {
-            let fit = KernelKMedoidsParams::new(5)
-                .seed(seed)
+            let fit = KernelKMedoidsParams::new()
                 .init(init)
                 .check()
                 .unwrap()
-                .fit(k.as_ref())
+                .fit_kernel(k.as_ref(), 5, seed)
                 .unwrap();
             assert!(
                 non_increasing(&fit.objective_trace),
@@ -122,9 +121,8 @@ fn kmedoids_objective_never_increases_and_is_a_fixed_point() {
 fn kmedoids_deterministic() {
     let x = blobs(200, 3, 4, 4.0, 8);
     let k = gaussian_kernel(&x, 2.0);
-    let p = KernelKMedoidsParams::new(4)
+    let p = KernelKMedoidsParams::new()
         .init(MedoidInit::Random)
-        .seed(5)
         .check()
         .unwrap();
     let run = |t: usize| {
@@ -132,7 +130,7 @@ fn kmedoids_deterministic() {
             .num_threads(t)
             .build()
             .unwrap()
-            .install(|| p.fit(k.as_ref()).unwrap())
+            .install(|| p.fit_kernel(k.as_ref(), 4, 5).unwrap())
     };
     assert_eq!(run(1), run(2));
     let g = |t: usize| {
@@ -173,31 +171,40 @@ fn bad_inputs() {
         Err(Error::Shape { .. })
     ));
     assert!(matches!(
-        KernelKMedoidsParams::new(0).check(),
+        KernelKMedoidsParams::new().max_iter(0).check(),
         Err(Error::InvalidParam { .. })
     ));
     assert!(matches!(
-        KernelKMedoidsParams::new(2).max_iter(0).check(),
-        Err(Error::InvalidParam { .. })
-    ));
-    assert!(matches!(
-        KernelKMedoidsParams::new(2)
+        KernelKMedoidsParams::new()
             .init(MedoidInit::Given(vec![1, 1]))
             .check(),
         Err(Error::InvalidInput { .. })
     ));
+    let one = KernelKMedoidsParams::new()
+        .init(MedoidInit::Given(vec![1]))
+        .check()
+        .unwrap();
     assert!(matches!(
-        KernelKMedoidsParams::new(2)
-            .init(MedoidInit::Given(vec![1]))
-            .check(),
+        one.fit_kernel(k.as_ref(), 2, 0),
         Err(Error::Shape { .. })
     ));
-    let p = KernelKMedoidsParams::new(2)
+    let p = KernelKMedoidsParams::new()
         .init(MedoidInit::Given(vec![0, 5]))
         .check()
         .unwrap();
-    assert!(matches!(p.fit(k.as_ref()), Err(Error::InvalidInput { .. })));
-    let p = KernelKMedoidsParams::new(4).check().unwrap();
-    assert!(matches!(p.fit(k.as_ref()), Err(Error::InvalidParam { .. })));
-    assert!(matches!(p.fit(nan.as_ref()), Err(Error::NonFinite { .. })));
+    assert!(matches!(
+        p.fit_kernel(k.as_ref(), 2, 0),
+        Err(Error::InvalidInput { .. })
+    ));
+    let p = KernelKMedoidsParams::new().check().unwrap();
+    for c in [0, 4] {
+        assert!(matches!(
+            p.fit_kernel(k.as_ref(), c, 0),
+            Err(Error::InvalidParam { .. })
+        ));
+    }
+    assert!(matches!(
+        p.fit_kernel(nan.as_ref(), 2, 0),
+        Err(Error::NonFinite { .. })
+    ));
 }

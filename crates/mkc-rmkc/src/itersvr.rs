@@ -213,10 +213,9 @@ impl IterSvr {
                 format!("iterSVR needs at least 2 points, got {n}"),
             ));
         }
-        let km = mkc_kmeans::KernelKMeansParams::new(2)
-            .seed(seed)
+        let km = mkc_kmeans::KernelKMeansParams::new()
             .check()?
-            .fit(k)?;
+            .fit_kernel(k, 2, seed)?;
         let y0: Vec<f64> = km
             .labels
             .iter()

@@ -9,11 +9,10 @@ use crate::params::Settings;
 
 /// Labels in `0..c` and the k-means inertia of the best replicate.
 pub(crate) fn kmeans_on_indicator(p: MatRef<'_, f64>, s: &Settings) -> Result<(Vec<usize>, f64)> {
-    let fit = KMeansParams::new(s.n_clusters)
+    let fit = KMeansParams::new()
         .n_init(s.n_init)
         .max_iter(s.kmeans_max_iter)
-        .seed(s.seed)
         .check()?
-        .fit(p)?;
+        .fit_features(p, s.n_clusters, s.seed)?;
     Ok((fit.labels, fit.inertia))
 }

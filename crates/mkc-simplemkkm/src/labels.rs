@@ -63,11 +63,10 @@ pub fn labels_from_h_with(
         return Err(Error::param("max_iter", 0, "must be at least 1"));
     }
     let x = row_normalised(h);
-    let fit = KMeansParams::new(n_clusters)
+    let fit = KMeansParams::new()
         .n_init(opts.n_init)
         .max_iter(opts.max_iter)
-        .seed(seed)
         .check()?
-        .fit(x.as_ref())?;
+        .fit_features(x.as_ref(), n_clusters, seed)?;
     Ok(fit.labels)
 }

@@ -26,16 +26,16 @@ pub fn run() -> Res<()> {
     let python = venv_python(&["numpy"]);
     for &(n, k, iters) in CASES {
         let (kernel, init) = data(n, 8, k, 42);
-        let params = KernelKMeansParams::new(k)
+        let params = KernelKMeansParams::new()
             .initial_labels(init.clone())
             .max_iter(iters)
             .check()?;
-        let _warm = params.fit(kernel.as_ref())?;
+        let _warm = params.fit_kernel(kernel.as_ref(), k, 0)?;
         let mut ours = f64::INFINITY;
         let mut fit = None;
         for _ in 0..REPEATS {
             let t = Instant::now();
-            let f = params.fit(kernel.as_ref())?;
+            let f = params.fit_kernel(kernel.as_ref(), k, 0)?;
             ours = ours.min(t.elapsed().as_secs_f64());
             fit = Some(f);
         }

@@ -42,6 +42,7 @@ pub type DiagnosticList = Vec<(String, f64)>;
 /// impl Clusterer for RoundRobin {
 ///     type Diagnostics = ();
 ///     fn name(&self) -> &'static str { "round-robin" }
+///     fn validate_params(&self) -> Result<()> { Ok(()) }
 ///     fn fit(&self, data: &KernelSet<'_>, k: usize, _seed: u64) -> Result<Clustering> {
 ///         check_n_clusters(data, k, 1)?;
 ///         Ok(Clustering::new((0..data.n()).map(|i| i % k).collect(), k, ()))
@@ -64,6 +65,11 @@ pub trait Clusterer: Send + Sync {
     /// The method's registry name (`mkc cluster --method NAME`), e.g. `"simplemkkm"`.
     fn name(&self) -> &'static str;
 
+    /// Check the parameters alone (no data): every out-of-range value is an
+    /// [`crate::Error::InvalidParam`] naming the parameter. [`Clusterer::fit`] calls it
+    /// too; call it directly to reject a configuration before any data is loaded.
+    fn validate_params(&self) -> Result<()>;
+
     /// One run with one seed.
     fn fit(
         &self,
@@ -85,7 +91,14 @@ pub trait Clusterer: Send + Sync {
     ) -> Vec<Result<Clustering<Self::Diagnostics>>> {
         seeds
             .par_iter()
-            .map(|&s| self.fit(data, n_clusters, s))
+            .map(|&s| {
+                let t0 = std::time::Instant::now();
+                let mut fit = self.fit(data, n_clusters, s)?;
+                if fit.timings.wall() == 0.0 {
+                    fit.timings.set_wall(t0.elapsed().as_secs_f64());
+                }
+                Ok(fit)
+            })
             .collect()
     }
 }
@@ -96,7 +109,9 @@ pub trait Clusterer: Send + Sync {
 pub trait DynClusterer: Send + Sync {
     /// See [`Clusterer::name`].
     fn name(&self) -> &'static str;
-    /// See [`Clusterer::fit`].
+    /// See [`Clusterer::validate_params`].
+    fn validate_params_dyn(&self) -> Result<()>;
+    /// See [`Clusterer::fit`]; sets the wall time when the method did not.
     fn fit_dyn(
         &self,
         data: &KernelSet<'_>,
@@ -116,13 +131,21 @@ impl<T: Clusterer> DynClusterer for T {
     fn name(&self) -> &'static str {
         Clusterer::name(self)
     }
+    fn validate_params_dyn(&self) -> Result<()> {
+        self.validate_params()
+    }
     fn fit_dyn(
         &self,
         data: &KernelSet<'_>,
         n_clusters: usize,
         seed: u64,
     ) -> Result<Clustering<DiagnosticList>> {
-        self.fit(data, n_clusters, seed).map(Clustering::erase)
+        let t0 = std::time::Instant::now();
+        let mut fit = self.fit(data, n_clusters, seed)?;
+        if fit.timings.wall() == 0.0 {
+            fit.timings.set_wall(t0.elapsed().as_secs_f64());
+        }
+        Ok(fit.erase())
     }
     fn fit_restarts_dyn(
         &self,

@@ -116,6 +116,9 @@ impl Clusterer for Parity {
     fn name(&self) -> &'static str {
         "parity"
     }
+    fn validate_params(&self) -> crate::Result<()> {
+        Ok(())
+    }
     fn fit(&self, data: &KernelSet<'_>, k: usize, seed: u64) -> crate::Result<Clustering<Counts>> {
         check_binary("parity", data, k)?;
         let labels = (0..data.n()).map(|i| (i + seed as usize) % 2).collect();
@@ -144,6 +147,9 @@ fn contract_erases_diagnostics_and_runs_restarts_in_seed_order() {
     let runs = dynm.fit_restarts_dyn(&set, 2, &[0, 1, 2]);
     let first: Vec<usize> = runs.iter().map(|r| r.as_ref().unwrap().labels[0]).collect();
     assert_eq!(first, vec![0, 1, 0]);
+    assert!(runs
+        .iter()
+        .all(|r| r.as_ref().unwrap().timings.wall() > 0.0));
     let e = Parity.fit(&set, 3, 0).unwrap_err();
     assert!(e.to_string().contains("two-cluster"), "{e}");
 }

@@ -2,14 +2,30 @@
 
 use std::time::Instant;
 
-/// Wall-clock seconds spent in each named phase of a fit (e.g. `"eigensolve"`,
-/// `"svm"`, `"kmeans"`), in the order the phases first ran. Repeated phases add up.
+/// Wall-clock seconds of a fit: the whole run ([`Timings::wall`]) and each named phase
+/// (e.g. `"eigensolve"`, `"svm"`, `"kmeans"`), in the order the phases first ran.
+/// Repeated phases add up.
+///
+/// The wall time is set by [`crate::DynClusterer`] around each fit when the method left
+/// it at 0; methods whose restarts share work ([`crate::Clusterer::fit_restarts`]) set
+/// each run's wall time to its own part plus an equal share of the shared part.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Timings {
+    wall: f64,
     phases: Vec<(&'static str, f64)>,
 }
 
 impl Timings {
+    /// Wall-clock seconds of the whole fit (0 when not measured).
+    pub fn wall(&self) -> f64 {
+        self.wall
+    }
+
+    /// Set the wall-clock seconds of the whole fit.
+    pub fn set_wall(&mut self, seconds: f64) {
+        self.wall = seconds;
+    }
+
     /// Add `seconds` to `phase`.
     pub fn add(&mut self, phase: &'static str, seconds: f64) {
         match self.phases.iter_mut().find(|(p, _)| *p == phase) {

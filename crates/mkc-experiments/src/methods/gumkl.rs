@@ -54,6 +54,8 @@ impl Method for Gumkl {
             iterations: fit.n_iter,
             diagnostics,
             seconds: 0.0,
+            converged: true,
+            phases: Vec::new(),
         })
     }
 }

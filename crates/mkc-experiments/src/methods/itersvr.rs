@@ -96,6 +96,8 @@ impl Method for IterSvr {
                 ),
             ],
             seconds: 0.0,
+            converged: true,
+            phases: Vec::new(),
         })
     }
 }

@@ -5,9 +5,10 @@
 //! (mkc-kmeans' `KernelInit::PlusPlus`; the papers say "randomly picked initial centres",
 //! k-means++ is the randomised seeding every later kernel k-means uses).
 
-use super::{Input, KernelUse, Method, Outcome};
+use super::{KernelUse, Method};
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{Error, ParamGuard, Result};
+use mkc_core::{DynClusterer, Result};
+use mkc_kmeans::KernelKMeansParams;
 
 /// Kernel k-means (`mkc-kmeans`), single kernel.
 pub struct Kkm;
@@ -27,34 +28,11 @@ pub(crate) const PARAMS: &[ParamSpec] = &[
     ),
 ];
 
-pub(crate) fn check_common(p: &ParamSet) -> Result<()> {
-    for name in ["n_init", "max_iter"] {
-        if p.usize(name)? == 0 {
-            return Err(Error::param(name, 0, "must be at least 1"));
-        }
-    }
-    Ok(())
-}
-
-/// Kernel k-means on `k` with the common parameters.
-pub(crate) fn fit(
-    k: faer::MatRef<'_, f64>,
-    n_clusters: usize,
-    p: &ParamSet,
-    seed: u64,
-) -> Result<Outcome> {
-    let fit = mkc_kmeans::KernelKMeansParams::new(n_clusters)
+/// Kernel k-means parameters from a parameter set.
+pub(crate) fn params(p: &ParamSet) -> Result<KernelKMeansParams> {
+    Ok(KernelKMeansParams::new()
         .n_init(p.usize("n_init")?)
-        .max_iter(p.usize("max_iter")?)
-        .seed(seed)
-        .check()?
-        .fit(k)?;
-    Ok(Outcome {
-        labels: fit.labels,
-        objective: fit.objective_trace,
-        iterations: fit.n_iter,
-        ..Outcome::default()
-    })
+        .max_iter(p.usize("max_iter")?))
 }
 
 impl Method for Kkm {
@@ -70,13 +48,7 @@ impl Method for Kkm {
     fn kernels(&self) -> KernelUse {
         KernelUse::Single
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        check_common(p)
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        let Some(k) = input.kernels.first() else {
-            return Err(Error::input("kkm", "no kernel given"));
-        };
-        fit(k.as_ref(), input.n_clusters, p, seed)
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Ok(Box::new(params(p)?))
     }
 }

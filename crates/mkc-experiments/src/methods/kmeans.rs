@@ -2,9 +2,9 @@
 //! baseline of the MMC papers (LG-MMC: "run 10 times and evaluate the average
 //! performance" = `restarts = 10` with `n_init = 1`). Ignores the kernels.
 
-use super::{Input, Method, Outcome};
+use super::Method;
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{Error, ParamGuard, Result};
+use mkc_core::{DynClusterer, Result};
 
 /// k-means adapter.
 pub struct KMeans;
@@ -34,32 +34,11 @@ impl Method for KMeans {
     fn params(&self) -> Vec<ParamSpec> {
         PARAMS.to_vec()
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        for name in ["n_init", "max_iter"] {
-            if p.usize(name)? == 0 {
-                return Err(Error::param(name, 0, "must be at least 1"));
-            }
-        }
-        Ok(())
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        let Some(x) = input.features else {
-            return Err(Error::input(
-                "kmeans",
-                "needs the feature matrix (the dataset has precomputed kernels only)",
-            ));
-        };
-        let fit = mkc_kmeans::KMeansParams::new(input.n_clusters)
-            .n_init(p.usize("n_init")?)
-            .max_iter(p.usize("max_iter")?)
-            .seed(seed)
-            .check()?
-            .fit(x)?;
-        Ok(Outcome {
-            labels: fit.labels,
-            objective: fit.inertia_trace,
-            iterations: fit.n_iter,
-            ..Outcome::default()
-        })
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Ok(Box::new(
+            mkc_kmeans::KMeansParams::new()
+                .n_init(p.usize("n_init")?)
+                .max_iter(p.usize("max_iter")?),
+        ))
     }
 }

@@ -131,6 +131,8 @@ impl Method for Lgmmc {
                 ("linear_path".into(), f64::from(u8::from(linear))),
             ],
             seconds: 0.0,
+            converged: true,
+            phases: Vec::new(),
         })
     }
 }

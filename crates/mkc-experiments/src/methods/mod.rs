@@ -18,8 +18,7 @@
 
 use crate::params::{ParamSet, ParamSpec};
 use faer::{Mat, MatRef};
-use mkc_core::Result;
-use rayon::prelude::*;
+use mkc_core::{Clustering, DiagnosticList, DynClusterer, Error, KernelSet, Result};
 use serde::Serialize;
 
 mod avg_kkm;
@@ -112,6 +111,49 @@ pub struct Outcome {
     /// override that shares work between restarts should charge each run its share.
     /// Left at 0, the runner charges each run an equal share of the batch.
     pub seconds: f64,
+    /// Whether the method's stopping rule was met.
+    pub converged: bool,
+    /// Wall-clock seconds by phase (`Clustering::timings`).
+    pub phases: Vec<(String, f64)>,
+}
+
+impl From<Clustering<DiagnosticList>> for Outcome {
+    fn from(c: Clustering<DiagnosticList>) -> Self {
+        Outcome {
+            weights: c.weights().map(<[f64]>::to_vec),
+            phases: c
+                .timings
+                .phases()
+                .iter()
+                .map(|&(p, s)| (p.to_string(), s))
+                .collect(),
+            seconds: c.timings.wall(),
+            converged: c.converged,
+            labels: c.labels,
+            objective: c.objective,
+            iterations: c.iterations,
+            diagnostics: c.diagnostics,
+        }
+    }
+}
+
+impl Input<'_> {
+    /// The input as a validated [`KernelSet`] (kernels named, features attached).
+    pub fn kernel_set(&self) -> Result<KernelSet<'_>> {
+        let set = if self.kernels.is_empty() {
+            match self.features {
+                Some(x) => KernelSet::from_features(x)?,
+                None => return Err(Error::input("input", "no kernels and no features")),
+            }
+        } else {
+            let set = KernelSet::new(self.kernels)?.with_names(self.kernel_names.to_vec())?;
+            match self.features {
+                Some(x) => set.with_features(x)?,
+                None => set,
+            }
+        };
+        Ok(set)
+    }
 }
 
 /// A clustering method as the experiments and the CLI see it. See the module docs.
@@ -126,30 +168,42 @@ pub trait Method: Send + Sync {
     fn kernels(&self) -> KernelUse {
         KernelUse::Combined
     }
+    /// The method's parameters (unchecked) built from a parameter set: the adapter's one
+    /// job. The returned value fits through the workspace's method API
+    /// ([`mkc_core::Clusterer`]).
+    fn build(&self, _params: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Err(Error::input(self.name(), "not yet on the method API"))
+    }
     /// Reject impossible parameter values (called for every grid point when a config is
     /// checked and before every CLI run). The error should be `Error::InvalidParam`
     /// naming the parameter.
-    fn check(&self, _params: &ParamSet) -> Result<()> {
-        Ok(())
+    fn check(&self, params: &ParamSet) -> Result<()> {
+        self.build(params)?.validate_params_dyn()
     }
     /// One run with one seed.
-    fn run(&self, input: &Input<'_>, params: &ParamSet, seed: u64) -> Result<Outcome>;
-    /// Runs for several seeds (restarts), in seed order. The default runs them in
-    /// parallel; results must not depend on the number of threads.
+    fn run(&self, input: &Input<'_>, params: &ParamSet, seed: u64) -> Result<Outcome> {
+        self.run_restarts(input, params, &[seed])
+            .pop()
+            .unwrap_or_else(|| Err(Error::input(self.name(), "no run")))
+    }
+    /// Runs for several seeds (restarts), in seed order, through the method API's
+    /// `fit_restarts`; results do not depend on the number of threads.
     fn run_restarts(
         &self,
         input: &Input<'_>,
         params: &ParamSet,
         seeds: &[u64],
     ) -> Vec<Result<Outcome>> {
-        seeds
-            .par_iter()
-            .map(|&s| {
-                let t0 = std::time::Instant::now();
-                let mut out = self.run(input, params, s)?;
-                out.seconds = t0.elapsed().as_secs_f64();
-                Ok(out)
-            })
-            .collect()
+        let fitted = self.build(params).and_then(|m| {
+            let set = input.kernel_set()?;
+            Ok(m.fit_restarts_dyn(&set, input.n_clusters, seeds))
+        });
+        match fitted {
+            Ok(runs) => runs.into_iter().map(|r| r.map(Outcome::from)).collect(),
+            Err(e) => seeds
+                .iter()
+                .map(|_| Err(Error::input(self.name(), e.to_string())))
+                .collect(),
+        }
     }
 }

@@ -54,6 +54,8 @@ impl Method for Mvkkm {
             iterations: fit.n_iter,
             diagnostics: vec![("converged".to_string(), f64::from(u8::from(fit.converged)))],
             seconds: 0.0,
+            converged: true,
+            phases: Vec::new(),
         })
     }
 }

@@ -111,6 +111,8 @@ impl Method for Rmkc {
                 ("label_seconds".to_string(), s.label_seconds),
             ],
             seconds: 0.0,
+            converged: fit.converged,
+            phases: Vec::new(),
         })
     }
 }

@@ -5,9 +5,9 @@
 //! embedding, the lowest objective kept (`n_init = 20`). Each run is one such fit from its
 //! own seed.
 
-use super::{Input, KernelUse, Method, Outcome};
+use super::{KernelUse, Method};
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{Error, ParamGuard, Result};
+use mkc_core::{DynClusterer, Result};
 use mkc_kmeans::SpectralParams;
 
 /// Spectral clustering, single kernel.
@@ -34,14 +34,6 @@ const PARAMS: &[ParamSpec] = &[
     ),
 ];
 
-fn build(n_clusters: usize, p: &ParamSet, seed: u64) -> Result<SpectralParams> {
-    Ok(SpectralParams::new(n_clusters)
-        .n_init(p.usize("n_init")?)
-        .max_iter(p.usize("max_iter")?)
-        .clip_negative(p.bool("clip_negative")?)
-        .seed(seed))
-}
-
 impl Method for Spectral {
     fn name(&self) -> &'static str {
         "sc"
@@ -55,22 +47,12 @@ impl Method for Spectral {
     fn kernels(&self) -> KernelUse {
         KernelUse::Single
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        build(1, p, 0)?.check().map(|_| ())
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        let Some(k) = input.kernels.first() else {
-            return Err(Error::input("sc", "no kernel given"));
-        };
-        let fit = build(input.n_clusters, p, seed)?.check()?.fit(k.as_ref())?;
-        Ok(Outcome {
-            labels: fit.labels,
-            objective: vec![fit.inertia],
-            diagnostics: vec![(
-                "eigenvalue_c".into(),
-                fit.eigenvalues.last().copied().unwrap_or(f64::NAN),
-            )],
-            ..Outcome::default()
-        })
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Ok(Box::new(
+            SpectralParams::new()
+                .n_init(p.usize("n_init")?)
+                .max_iter(p.usize("max_iter")?)
+                .clip_negative(p.bool("clip_negative")?),
+        ))
     }
 }

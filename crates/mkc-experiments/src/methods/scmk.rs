@@ -93,6 +93,8 @@ fn z_solver(name: &str) -> ZSolver {
 fn outcome(fit: TwinFit, weights: bool) -> Outcome {
     let i = &fit.info;
     Outcome {
+        converged: i.converged,
+        phases: Vec::new(),
         diagnostics: vec![
             ("converged".into(), f64::from(u8::from(i.converged))),
             (
@@ -146,12 +148,11 @@ fn restarts(
             let t = std::time::Instant::now();
             let mut f = fit.clone();
             if r > 0 {
-                f.labels = KMeansParams::new(n_clusters)
+                f.labels = KMeansParams::new()
                     .n_init(p.usize("n_init")?)
                     .max_iter(100)
-                    .seed(seed)
                     .check()?
-                    .fit(fit.p.as_ref())?
+                    .fit_features(fit.p.as_ref(), n_clusters, seed)?
                     .labels;
             }
             let mut out = outcome(f, weights);
