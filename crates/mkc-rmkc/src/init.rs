@@ -76,6 +76,99 @@ pub fn split(k: MatRef<'_, f64>, a: usize, b: usize, ell: f64) -> Vec<f64> {
     y
 }
 
+/// The partner b of a pair whose first member is `a`: drawn with probability
+/// proportional to its feature-space distance d(a, b) (uniform over the others when
+/// every distance is 0). `w` is an N-long scratch buffer.
+fn draw_partner(k: MatRef<'_, f64>, a: usize, rng: &mut impl rand::Rng, w: &mut [f64]) -> usize {
+    let n = k.nrows();
+    let mut total = 0.0;
+    for (j, wj) in w.iter_mut().enumerate() {
+        *wj = if j == a { 0.0 } else { d2(k, a, j).sqrt() };
+        total += *wj;
+    }
+    if !(total > 0.0 && total.is_finite()) {
+        let r = rng.random_range(0..n - 1);
+        return if r >= a { r + 1 } else { r };
+    }
+    let r = rng.random::<f64>() * total;
+    let mut acc = 0.0;
+    for (j, &wj) in w.iter().enumerate() {
+        acc += wj;
+        if wj > 0.0 && acc > r {
+            return j;
+        }
+    }
+    w.iter().rposition(|&x| x > 0.0).unwrap_or((a + 1) % n)
+}
+
+/// Draw `n_pairs` pairs from one RNG stream (sequentially) and return their distinct
+/// splits in draw order: a split equal to an earlier one, or to its mirror image (which
+/// has the same J), is dropped.
+fn distinct_splits(k: MatRef<'_, f64>, n_pairs: usize, ell: f64, seed: u64) -> Vec<Vec<f64>> {
+    let n = k.nrows();
+    let mut rng = mkc_core::seed::rng(seed);
+    let mut w = vec![0.0; n];
+    let mut splits: Vec<Vec<f64>> = Vec::with_capacity(n_pairs);
+    let mut seen = std::collections::HashSet::with_capacity(n_pairs);
+    for _ in 0..n_pairs {
+        let a = rng.random_range(0..n);
+        let b = draw_partner(k, a, &mut rng, &mut w);
+        let y = split(k, a, b, ell);
+        let key: Vec<bool> = y.iter().map(|&t| (t > 0.0) == (y[0] > 0.0)).collect();
+        if seen.insert(key) {
+            splits.push(y);
+        }
+    }
+    splits
+}
+
+/// The best split of one chunk (its index in the whole list and its evaluation), if any
+/// split had a positive variance; and the SVM solves made.
+type ChunkBest = (Option<(usize, Evaluation)>, usize);
+
+/// Evaluate the splits `splits[first..first + len]` in order, each solve warm-started
+/// from the previous split's solution on the same K̃; the least J wins, ties to the
+/// earliest. Splits with E ≤ 0 are skipped.
+fn evaluate_chunk(
+    rmkc: &Rmkc,
+    k_tilde: &CheckedKernel<'_>,
+    rowsum: &[f64],
+    splits: &[Vec<f64>],
+    first: usize,
+    len: usize,
+) -> Result<ChunkBest> {
+    let k = k_tilde.as_ref();
+    let mut u = vec![0.0; k.nrows()];
+    let mut best: Option<(usize, Evaluation)> = None;
+    let mut prev: Option<(usize, Evaluation)> = None;
+    let mut solves = 0;
+    for idx in first..first + len {
+        let y = &splits[idx];
+        let e = composite_variance(k, rowsum, y, &mut u);
+        if !(e.is_finite() && e > 0.0) {
+            continue;
+        }
+        let model = match &prev {
+            Some((pi, pev)) => {
+                rmkc.svc
+                    .solve_from(k_tilde, 1.0 / e, y, &pev.model, &splits[*pi], 1.0 / pev.e)?
+            }
+            None => rmkc.svc.solve(k_tilde, 1.0 / e, y, None)?,
+        };
+        solves += 1;
+        let ev = Evaluation {
+            j: model.objective,
+            e,
+            model,
+        };
+        if best.as_ref().is_none_or(|(_, b)| ev.j < b.j) {
+            best = Some((idx, ev.clone()));
+        }
+        prev = Some((idx, ev));
+    }
+    Ok((best, solves))
+}
+
 /// Draw the pairs, evaluate every split, return the labels and evaluation with least J,
 /// and the number of SVM solves made.
 pub fn initial_labels(
@@ -93,91 +186,21 @@ pub fn initial_labels(
         ));
     }
     let n_pairs = ((rmkc.init_pairs * n as f64).round() as usize).max(1);
-    let mut rng = mkc_core::seed::rng(seed);
     let mut rowsum = vec![0.0; n];
     for j in 0..n {
         add_col(k, j, 1.0, &mut rowsum);
     }
     // 1. Draw every pair (one RNG stream, sequential) and build its split.
-    let mut w = vec![0.0; n];
-    let mut splits: Vec<Vec<f64>> = Vec::with_capacity(n_pairs);
-    let mut seen = std::collections::HashSet::with_capacity(n_pairs);
-    for _ in 0..n_pairs {
-        let a = rng.random_range(0..n);
-        let mut total = 0.0;
-        for (j, wj) in w.iter_mut().enumerate() {
-            *wj = if j == a { 0.0 } else { d2(k, a, j).sqrt() };
-            total += *wj;
-        }
-        let b = if total > 0.0 && total.is_finite() {
-            let r = rng.random::<f64>() * total;
-            let mut acc = 0.0;
-            let mut pick = None;
-            for (j, &wj) in w.iter().enumerate() {
-                acc += wj;
-                if wj > 0.0 && acc > r {
-                    pick = Some(j);
-                    break;
-                }
-            }
-            pick.unwrap_or_else(|| w.iter().rposition(|&x| x > 0.0).unwrap_or((a + 1) % n))
-        } else {
-            let r = rng.random_range(0..n - 1);
-            if r >= a {
-                r + 1
-            } else {
-                r
-            }
-        };
-        let y = split(k, a, b, ell);
-        // A split equal to an earlier one (or to its mirror image, which has the same J)
-        // is not solved again.
-        let key: Vec<bool> = y.iter().map(|&t| (t > 0.0) == (y[0] > 0.0)).collect();
-        if seen.insert(key) {
-            splits.push(y);
-        }
-    }
-    // 2. Evaluate the distinct splits in INIT_CHUNKS contiguous chunks in parallel, each
-    //    chunk warm-starting every solve from the previous split's solution. The chunking
-    //    is fixed, so the result does not depend on the number of threads.
+    let mut splits = distinct_splits(k, n_pairs, ell, seed);
+    // 2. Evaluate the distinct splits in INIT_CHUNKS contiguous chunks in parallel. The
+    //    chunking is fixed, so the result does not depend on the number of threads.
     let chunk = splits.len().div_ceil(INIT_CHUNKS).max(1);
-    let results: Vec<Result<(Option<(usize, Evaluation)>, usize)>> = splits
-        .par_chunks(chunk)
-        .enumerate()
-        .map(|(c, ys)| {
-            let mut u = vec![0.0; n];
-            let mut best: Option<(usize, Evaluation)> = None;
-            let mut prev: Option<(usize, Evaluation)> = None;
-            let mut solves = 0;
-            for (t, y) in ys.iter().enumerate() {
-                let idx = c * chunk + t;
-                let e = composite_variance(k, &rowsum, y, &mut u);
-                if !(e.is_finite() && e > 0.0) {
-                    continue;
-                }
-                let model = match &prev {
-                    Some((pi, pev)) => rmkc.svc.solve_from(
-                        k_tilde,
-                        1.0 / e,
-                        y,
-                        &pev.model,
-                        &splits[*pi],
-                        1.0 / pev.e,
-                    )?,
-                    None => rmkc.svc.solve(k_tilde, 1.0 / e, y, None)?,
-                };
-                solves += 1;
-                let ev = Evaluation {
-                    j: model.objective,
-                    e,
-                    model,
-                };
-                if best.as_ref().is_none_or(|(_, b)| ev.j < b.j) {
-                    best = Some((idx, ev.clone()));
-                }
-                prev = Some((idx, ev));
-            }
-            Ok((best, solves))
+    let results: Vec<Result<ChunkBest>> = (0..splits.len().div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let first = c * chunk;
+            let len = chunk.min(splits.len() - first);
+            evaluate_chunk(rmkc, k_tilde, &rowsum, &splits, first, len)
         })
         .collect();
     let mut best: Option<(usize, Evaluation)> = None;

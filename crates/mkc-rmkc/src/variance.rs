@@ -88,9 +88,9 @@ impl Variance {
             me.trace[vi] = diag.iter().sum();
             let mut r = vec![0.0; n];
             let mut u = vec![0.0; n];
-            for j in 0..n {
+            for (j, &yj) in y.iter().enumerate() {
                 add_col(*k, j, 1.0, &mut r);
-                if y[j] > 0.0 {
+                if yj > 0.0 {
                     add_col(*k, j, 1.0, &mut u);
                 }
             }

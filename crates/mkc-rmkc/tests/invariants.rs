@@ -149,13 +149,13 @@ fn variance_matches_eq7_and_incremental_update_matches_recomputation() {
     for &i in &flips {
         var.flip(&ks, i).unwrap();
         let fresh = Variance::new(&ks, var.labels()).unwrap();
-        for v in 0..ks.len() {
+        for (v, &k) in ks.iter().enumerate() {
             let (a, b) = (var.term(v), fresh.term(v));
             assert!(
                 (a - b).abs() <= 1e-10 * b.abs().max(1.0),
                 "after flip {i}, kernel {v}: {a} vs {b}"
             );
-            let brute = variance_brute(ks[v], var.labels());
+            let brute = variance_brute(k, var.labels());
             assert!((a - brute).abs() <= 1e-10 * brute.abs().max(1.0));
         }
     }
