@@ -46,7 +46,7 @@ pub mod kmatrix;
 pub mod libsvm;
 pub mod mat;
 #[cfg(feature = "mat73")]
-pub mod mat73;
+pub use mat::v73 as mat73;
 pub mod npy;
 pub mod preprocess;
 pub mod registry;

@@ -1,4 +1,6 @@
-//! The in-memory form of MATLAB variables, and conversions to faer matrices.
+//! The in-memory form of MATLAB variables, conversions to faer matrices, and the pieces
+//! both file readers ([`super::v5`], `super::v73`) build variables from: the empty
+//! array, char arrays, element counts, the header text and checked sparse matrices.
 
 use faer::sparse::{SparseRowMat, Triplet};
 use faer::Mat;
@@ -191,28 +193,10 @@ impl MatArray {
                 }
                 Ok(Mat::from_fn(r, c, |i, j| real[i + j * r]))
             }
-            MatArray::Sparse {
-                nrows,
-                ncols,
-                row_idx,
-                col_ptr,
-                values,
-                imag,
-                ..
-            } => {
-                if imag.is_some() {
-                    return Err(Error::input(
-                        what,
-                        "complex sparse matrix; only real data is supported",
-                    ));
-                }
-                check_csc(what, *nrows, *ncols, row_idx, col_ptr, values)?;
-                let mut m = Mat::<f64>::zeros(*nrows, *ncols);
-                for j in 0..*ncols {
-                    for k in col_ptr[j]..col_ptr[j + 1] {
-                        m[(row_idx[k], j)] += values[k];
-                    }
-                }
+            MatArray::Sparse { .. } => {
+                let c = self.real_csc(what)?;
+                let mut m = Mat::<f64>::zeros(c.nrows, c.ncols);
+                c.for_each(|i, j, v| m[(i, j)] += v);
                 Ok(m)
             }
             _ => Err(Error::input(
@@ -224,6 +208,15 @@ impl MatArray {
 
     /// A sparse real matrix as a faer row-major sparse matrix (rows = samples).
     pub fn to_sparse_row(&self, what: &str) -> Result<SparseRowMat<usize, f64>> {
+        let c = self.real_csc(what)?;
+        let mut trip = Vec::with_capacity(c.col_ptr[c.ncols]);
+        c.for_each(|i, j, v| trip.push(Triplet::new(i, j, v)));
+        SparseRowMat::try_new_from_triplets(c.nrows, c.ncols, &trip)
+            .map_err(|e| Error::input(what, format!("cannot build sparse matrix: {e:?}")))
+    }
+
+    /// The checked compressed-column parts of a real sparse matrix.
+    fn real_csc(&self, what: &str) -> Result<Csc<'_>> {
         match self {
             MatArray::Sparse {
                 nrows,
@@ -240,15 +233,23 @@ impl MatArray {
                         "complex sparse matrix; only real data is supported",
                     ));
                 }
-                check_csc(what, *nrows, *ncols, row_idx, col_ptr, values)?;
-                let mut trip = Vec::with_capacity(values.len());
-                for j in 0..*ncols {
-                    for k in col_ptr[j]..col_ptr[j + 1] {
-                        trip.push(Triplet::new(row_idx[k], j, values[k]));
-                    }
-                }
-                SparseRowMat::try_new_from_triplets(*nrows, *ncols, &trip)
-                    .map_err(|e| Error::input(what, format!("cannot build sparse matrix: {e:?}")))
+                // the fields are public, so a hand-built value may break the invariants
+                check_csc(*nrows, *ncols, row_idx, col_ptr)
+                    .and_then(|nnz| {
+                        if values.len() < nnz {
+                            Err(format!("{} values for {nnz} non-zeros", values.len()))
+                        } else {
+                            Ok(())
+                        }
+                    })
+                    .map_err(|r| Error::input(what, format!("inconsistent sparse matrix: {r}")))?;
+                Ok(Csc {
+                    nrows: *nrows,
+                    ncols: *ncols,
+                    row_idx,
+                    col_ptr,
+                    values,
+                })
             }
             _ => Err(Error::input(
                 what,
@@ -301,31 +302,154 @@ impl MatArray {
     }
 }
 
-/// Check the invariants of a compressed-column matrix (the fields are public, so a
-/// hand-built value may break them).
-fn check_csc(
-    what: &str,
+/// Borrowed compressed-column parts of a checked real sparse matrix.
+struct Csc<'a> {
     nrows: usize,
     ncols: usize,
-    row_idx: &[usize],
-    col_ptr: &[usize],
-    values: &[f64],
-) -> Result<()> {
-    let ok = col_ptr.len() == ncols.saturating_add(1)
-        && col_ptr.first() == Some(&0)
-        && col_ptr.windows(2).all(|w| w[0] <= w[1])
-        && col_ptr
-            .last()
-            .is_some_and(|&nnz| nnz <= row_idx.len() && nnz <= values.len())
-        && row_idx.iter().all(|&r| r < nrows);
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::input(
-            what,
-            "inconsistent sparse matrix (row indices / column pointers / values)",
-        ))
+    row_idx: &'a [usize],
+    col_ptr: &'a [usize],
+    values: &'a [f64],
+}
+
+impl Csc<'_> {
+    /// `f(row, col, value)` for every stored entry, column by column.
+    fn for_each(&self, mut f: impl FnMut(usize, usize, f64)) {
+        for j in 0..self.ncols {
+            for k in self.col_ptr[j]..self.col_ptr[j + 1] {
+                f(self.row_idx[k], j, self.values[k]);
+            }
+        }
     }
+}
+
+/// Check MATLAB's compressed-column indices: `jc` has `ncols + 1` entries,
+/// non-decreasing from 0, and `ir` holds at least `nnz = jc[ncols]` row indices, the
+/// first `nnz` of them below `nrows`. Returns `nnz`, or the reason it is broken.
+pub(crate) fn check_csc(
+    nrows: usize,
+    ncols: usize,
+    ir: &[usize],
+    jc: &[usize],
+) -> std::result::Result<usize, String> {
+    if jc.len() != ncols.saturating_add(1) {
+        return Err(format!(
+            "jc has {} entries, {ncols} columns need {}",
+            jc.len(),
+            ncols as u128 + 1
+        ));
+    }
+    if jc[0] != 0 || jc.windows(2).any(|w| w[0] > w[1]) {
+        return Err("column pointers jc are not non-decreasing from 0".into());
+    }
+    let nnz = jc[ncols];
+    if nnz > ir.len() {
+        return Err(format!("jc claims {nnz} non-zeros, ir holds {}", ir.len()));
+    }
+    if let Some(k) = ir[..nnz].iter().position(|&r| r >= nrows) {
+        return Err(format!(
+            "row index {} at entry {k} is out of range ({nrows} rows)",
+            ir[k]
+        ));
+    }
+    Ok(nnz)
+}
+
+/// The sparse variable from indices already passed by [`check_csc`] (`nnz` non-zeros)
+/// and the values read from a file: at least `nnz` real (and, if given, imaginary)
+/// values, trimmed to `nnz` like the row indices. The error is the reason.
+pub(crate) fn sparse_from_csc(
+    (nrows, ncols, logical): (usize, usize, bool),
+    (mut row_idx, col_ptr, nnz): (Vec<usize>, Vec<usize>, usize),
+    mut values: Vec<f64>,
+    imag: Option<Vec<f64>>,
+) -> std::result::Result<MatArray, String> {
+    if values.len() < nnz {
+        return Err(format!("{} values for {nnz} non-zeros", values.len()));
+    }
+    values.truncate(nnz);
+    let imag = match imag {
+        Some(im) if im.len() < nnz => {
+            return Err(format!("{} imaginary values for {nnz} non-zeros", im.len()))
+        }
+        Some(mut im) => {
+            im.truncate(nnz);
+            Some(im)
+        }
+        None => None,
+    };
+    row_idx.truncate(nnz);
+    Ok(MatArray::Sparse {
+        nrows,
+        ncols,
+        logical,
+        row_idx,
+        col_ptr,
+        values,
+        imag,
+    })
+}
+
+impl MatArray {
+    /// MATLAB's `[]` (a 0 x 0 double), as an empty element stands for.
+    pub(crate) fn empty() -> Self {
+        MatArray::Numeric {
+            class: MatClass::Double,
+            logical: false,
+            dims: vec![0, 0],
+            real: vec![],
+            imag: None,
+        }
+    }
+
+    /// A char array from its characters in MATLAB's column-major order (rows of a 2-D
+    /// char matrix joined with `\n`).
+    pub(crate) fn char_array(dims: Vec<usize>, chars: &[char]) -> Self {
+        let text = reshape_text(chars, &dims);
+        MatArray::Char { dims, text }
+    }
+}
+
+/// UTF-16 code units as characters (unpaired surrogates become U+FFFD).
+pub(crate) fn utf16_chars(units: impl IntoIterator<Item = u16>) -> Vec<char> {
+    char::decode_utf16(units)
+        .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect()
+}
+
+/// Column-major char matrix → rows joined by '\n'.
+fn reshape_text(chars: &[char], dims: &[usize]) -> String {
+    let rows = dims.first().copied().unwrap_or(1);
+    if rows <= 1 || chars.len() % rows != 0 {
+        return chars.iter().collect();
+    }
+    let cols = chars.len() / rows;
+    let mut out = String::with_capacity(chars.len() + rows);
+    for i in 0..rows {
+        if i > 0 {
+            out.push('\n');
+        }
+        for j in 0..cols {
+            out.push(chars[i + j * rows]);
+        }
+    }
+    out
+}
+
+/// Number of elements of an array of MATLAB dimensions `dims` (`None` on overflow).
+pub(crate) fn element_count(dims: &[usize]) -> Option<usize> {
+    dims.iter().try_fold(1usize, |acc, &d| acc.checked_mul(d))
+}
+
+/// The descriptive text of a MAT header (its first 116 bytes), without trailing NULs
+/// and spaces; empty when the data is shorter.
+pub(crate) fn header_text(data: &[u8]) -> String {
+    data.get(..116)
+        .map(|h| {
+            String::from_utf8_lossy(h)
+                .trim_end_matches(['\0', ' '])
+                .to_string()
+        })
+        .unwrap_or_default()
 }
 
 /// The variables of a MAT file, in file order.

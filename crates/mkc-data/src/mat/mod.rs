@@ -1,8 +1,11 @@
 //! MATLAB MAT-files: Level 5 (v6/v7, written by hand here: [`v5`]) and, with the
-//! `mat73` feature, v7.3 (HDF5, see [`crate::mat73`]).
+//! `mat73` feature, v7.3 (HDF5, `v73`). Both readers build the same [`MatArray`]
+//! values from the shared pieces of `array.rs`.
 
 mod array;
 pub mod v5;
+#[cfg(feature = "mat73")]
+pub mod v73;
 
 pub use array::{MatArray, MatClass, MatFile};
 
@@ -22,7 +25,7 @@ pub fn is_v73(data: &[u8]) -> bool {
     data.len() >= 520 && &data[512..520] == b"\x89HDF\r\n\x1a\n"
 }
 
-/// Read a MAT file of either kind: v5 directly, v7.3 through [`crate::mat73`]
+/// Read a MAT file of either kind: v5 directly, v7.3 through `v73`
 /// (an error naming the feature when it is not compiled in).
 pub fn read_any(path: impl AsRef<Path>) -> Result<MatFile> {
     let path = path.as_ref();
@@ -30,7 +33,7 @@ pub fn read_any(path: impl AsRef<Path>) -> Result<MatFile> {
     if is_v73(&data) || (data.len() >= 8 && &data[0..8] == b"\x89HDF\r\n\x1a\n") {
         #[cfg(feature = "mat73")]
         {
-            return crate::mat73::parse(data, path);
+            return v73::parse(data, path);
         }
         #[cfg(not(feature = "mat73"))]
         {

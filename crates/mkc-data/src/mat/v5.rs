@@ -14,7 +14,10 @@
 //! compressed size (zlib cannot exceed ~1032:1), so no claim in a header sizes an
 //! allocation.
 
-use super::array::{MatArray, MatClass, MatFile};
+use super::array::{
+    check_csc, element_count, header_text, sparse_from_csc, utf16_chars, MatArray, MatClass,
+    MatFile,
+};
 use crate::bytes::{self, parse_err, Cursor, Endian};
 use mkc_core::Result;
 use std::io::Read;
@@ -73,9 +76,7 @@ pub fn parse(data: &[u8], path: &Path) -> Result<MatFile> {
             ))
         }
     };
-    let header = String::from_utf8_lossy(&data[0..116])
-        .trim_end_matches(['\0', ' '])
-        .to_string();
+    let header = header_text(data);
     let version = match endian {
         Endian::Little => u16::from_le_bytes([data[124], data[125]]),
         Endian::Big => u16::from_be_bytes([data[124], data[125]]),
@@ -247,9 +248,7 @@ fn decode_indices(cur: &Cursor<'_>, ty: u32, data: &[u8], what: &str) -> Result<
 }
 
 fn product(cur: &Cursor<'_>, dims: &[usize]) -> Result<usize> {
-    dims.iter()
-        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-        .ok_or_else(|| cur.err(format!("dimensions {dims:?} overflow")))
+    element_count(dims).ok_or_else(|| cur.err(format!("dimensions {dims:?} overflow")))
 }
 
 /// Parse the body of an `miMATRIX` element; returns (name, value).
@@ -259,14 +258,7 @@ fn read_matrix(cur: &mut Cursor<'_>, depth: usize) -> Result<(String, MatArray)>
     }
     if cur.is_empty() {
         // an empty miMATRIX: MATLAB writes these for [] inside cells
-        let empty = MatArray::Numeric {
-            class: MatClass::Double,
-            logical: false,
-            dims: vec![0, 0],
-            real: vec![],
-            imag: None,
-        };
-        return Ok((String::new(), empty));
+        return Ok((String::new(), MatArray::empty()));
     }
     let (ty, flags) = read_element(cur, "array flags")?;
     if ty != MI_UINT32 || flags.len() != 8 {
@@ -331,33 +323,22 @@ fn read_matrix(cur: &mut Cursor<'_>, depth: usize) -> Result<(String, MatArray)>
             } else {
                 read_element(cur, &ctx("char data"))?
             };
-            let text = match cty {
-                MI_UTF8 | MI_INT8 | MI_UINT8 => {
-                    let s = String::from_utf8_lossy(cdata).to_string();
-                    reshape_text(&s.chars().collect::<Vec<_>>(), &dims)
-                }
-                MI_UINT16 | MI_UTF16 | MI_INT16 => {
-                    let units: Vec<u16> = decode_numeric(cur, cty, cdata, "char data")?
+            let chars: Vec<char> = match cty {
+                MI_UTF8 | MI_INT8 | MI_UINT8 => String::from_utf8_lossy(cdata).chars().collect(),
+                MI_UINT16 | MI_UTF16 | MI_INT16 => utf16_chars(
+                    decode_numeric(cur, cty, cdata, "char data")?
                         .into_iter()
-                        .map(|v| v as u16)
-                        .collect();
-                    let chars: Vec<char> = char::decode_utf16(units)
-                        .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
-                        .collect();
-                    reshape_text(&chars, &dims)
-                }
-                MI_UINT32 | MI_UTF32 | MI_INT32 => {
-                    let chars: Vec<char> = decode_numeric(cur, cty, cdata, "char data")?
-                        .into_iter()
-                        .map(|v| char::from_u32(v as u32).unwrap_or(char::REPLACEMENT_CHARACTER))
-                        .collect();
-                    reshape_text(&chars, &dims)
-                }
+                        .map(|v| v as u16),
+                ),
+                MI_UINT32 | MI_UTF32 | MI_INT32 => decode_numeric(cur, cty, cdata, "char data")?
+                    .into_iter()
+                    .map(|v| char::from_u32(v as u32).unwrap_or(char::REPLACEMENT_CHARACTER))
+                    .collect(),
                 other => {
                     return Err(cur.err(ctx(&format!("char data: unexpected data type {other}"))))
                 }
             };
-            MatArray::Char { dims, text }
+            MatArray::char_array(dims, &chars)
         }
         CLASS_SPARSE => read_sparse(cur, &dims, logical, complex, &ctx("sparse"))?,
         id => match MatClass::from_id(id) {
@@ -396,25 +377,6 @@ fn read_matrix(cur: &mut Cursor<'_>, depth: usize) -> Result<(String, MatArray)>
         },
     };
     Ok((name, value))
-}
-
-/// Column-major char matrix → rows joined by '\n'.
-fn reshape_text(chars: &[char], dims: &[usize]) -> String {
-    let rows = dims.first().copied().unwrap_or(1);
-    if rows <= 1 || chars.len() % rows != 0 {
-        return chars.iter().collect();
-    }
-    let cols = chars.len() / rows;
-    let mut out = String::with_capacity(chars.len() + rows);
-    for i in 0..rows {
-        if i > 0 {
-            out.push('\n');
-        }
-        for j in 0..cols {
-            out.push(chars[i + j * rows]);
-        }
-    }
-    out
 }
 
 fn read_struct(
@@ -484,67 +446,24 @@ fn read_sparse(
     let ir = decode_indices(cur, ity, idata, "sparse row indices (ir)")?;
     let (jty, jdata) = read_element(cur, "sparse column pointers (jc)")?;
     let jc = decode_indices(cur, jty, jdata, "sparse column pointers (jc)")?;
-    if jc.len() != ncols.saturating_add(1) {
-        return Err(cur.err(format!(
-            "{what}: jc has {} entries, {ncols} columns need {}",
-            jc.len(),
-            ncols as u128 + 1
-        )));
-    }
-    if jc[0] != 0 || jc.windows(2).any(|w| w[0] > w[1]) {
-        return Err(cur.err(format!(
-            "{what}: column pointers jc are not non-decreasing from 0"
-        )));
-    }
-    let nnz = jc[ncols];
-    if nnz > ir.len() {
-        return Err(cur.err(format!(
-            "{what}: jc claims {nnz} non-zeros, ir holds {}",
-            ir.len()
-        )));
-    }
-    if let Some(k) = ir[..nnz].iter().position(|&r| r >= nrows) {
-        return Err(cur.err(format!(
-            "{what}: row index {} at entry {k} is out of range ({nrows} rows)",
-            ir[k]
-        )));
-    }
-    let mut values = if cur.is_empty() && logical {
+    let nnz = check_csc(nrows, ncols, &ir, &jc).map_err(|r| cur.err(format!("{what}: {r}")))?;
+    let values = if cur.is_empty() && logical {
         vec![1.0; nnz]
     } else {
         let (pty, pdata) = read_element(cur, "sparse values (pr)")?;
         decode_numeric(cur, pty, pdata, "sparse values (pr)")?
     };
-    if values.len() < nnz {
-        return Err(cur.err(format!(
-            "{what}: {} values for {nnz} non-zeros",
-            values.len()
-        )));
-    }
-    values.truncate(nnz);
-    let imag = if complex {
+    let imag = if complex && values.len() >= nnz {
         let (pty, pdata) = read_element(cur, "sparse imaginary values (pi)")?;
-        let mut im = decode_numeric(cur, pty, pdata, "sparse imaginary values (pi)")?;
-        if im.len() < nnz {
-            return Err(cur.err(format!(
-                "{what}: {} imaginary values for {nnz} non-zeros",
-                im.len()
-            )));
-        }
-        im.truncate(nnz);
-        Some(im)
+        Some(decode_numeric(
+            cur,
+            pty,
+            pdata,
+            "sparse imaginary values (pi)",
+        )?)
     } else {
         None
     };
-    let mut row_idx = ir;
-    row_idx.truncate(nnz);
-    Ok(MatArray::Sparse {
-        nrows,
-        ncols,
-        logical,
-        row_idx,
-        col_ptr: jc,
-        values,
-        imag,
-    })
+    sparse_from_csc((nrows, ncols, logical), (ir, jc, nnz), values, imag)
+        .map_err(|r| cur.err(format!("{what}: {r}")))
 }

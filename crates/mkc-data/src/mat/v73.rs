@@ -13,8 +13,11 @@
 //! `data`/`ir`/`jc`). Cells and structs (HDF5 object references / groups) come back as
 //! [`MatArray::Unsupported`].
 
+use super::array::{
+    check_csc, element_count, header_text, sparse_from_csc, utf16_chars, MatArray, MatClass,
+    MatFile,
+};
 use crate::bytes::parse_err;
-use crate::mat::{MatArray, MatClass, MatFile};
 use hdf5_reader::group::Group;
 use hdf5_reader::{Dataset, Hdf5File};
 use mkc_core::Result;
@@ -33,13 +36,7 @@ fn h5err(path: &Path, what: &str, e: impl std::fmt::Display) -> mkc_core::Error 
 
 /// Parse a MAT v7.3 file held in memory.
 pub fn parse(data: Vec<u8>, path: &Path) -> Result<MatFile> {
-    let header = if data.len() >= 116 {
-        String::from_utf8_lossy(&data[..116])
-            .trim_end_matches(['\0', ' '])
-            .to_string()
-    } else {
-        String::new()
-    };
+    let header = header_text(&data);
     let file = std::panic::catch_unwind(|| Hdf5File::from_vec(data))
         .map_err(|_| parse_err(path, "file", "HDF5 reader panicked on this file"))?
         .map_err(|e| h5err(path, "file", e))?;
@@ -110,33 +107,18 @@ fn read_dataset(ds: &Dataset, path: &Path, name: &str) -> Result<MatArray> {
     let attrs = ds.attributes();
     let class = string_attr(&attrs, "MATLAB_class").unwrap_or_else(|| "double".into());
     if has_attr(&attrs, "MATLAB_empty") {
-        return Ok(MatArray::Numeric {
-            class: MatClass::Double,
-            logical: false,
-            dims: vec![0, 0],
-            real: vec![],
-            imag: None,
-        });
+        return Ok(MatArray::empty());
     }
     let dims = matlab_dims(ds);
     match class.as_str() {
         "char" => {
-            let units: Vec<u16> = read_f64(ds, path, name)?
-                .into_iter()
-                .map(|v| v as u16)
-                .collect();
-            let text: String = char::decode_utf16(units)
-                .map(|r| r.unwrap_or(char::REPLACEMENT_CHARACTER))
-                .collect();
-            Ok(MatArray::Char { dims, text })
+            let units = read_f64(ds, path, name)?.into_iter().map(|v| v as u16);
+            Ok(MatArray::char_array(dims, &utf16_chars(units)))
         }
         other => match MatClass::from_name(other) {
             Some(c) => {
                 let real = read_f64(ds, path, name)?;
-                let count = dims
-                    .iter()
-                    .try_fold(1usize, |a, &d| a.checked_mul(d))
-                    .unwrap_or(usize::MAX);
+                let count = element_count(&dims).unwrap_or(usize::MAX);
                 if real.len() != count {
                     return Err(parse_err(
                         path,
@@ -179,31 +161,14 @@ fn read_group(g: &Group, path: &Path, name: &str) -> Result<MatArray> {
     let jc: Vec<usize> = get("jc")?.into_iter().map(|v| v as usize).collect();
     let ir: Vec<usize> = get("ir")?.into_iter().map(|v| v as usize).collect();
     let mut values = get("data")?;
-    let ncols = jc.len().saturating_sub(1);
-    let bad = |r: &str| parse_err(path, format!("sparse variable `{name}`"), r.to_string());
-    if jc.is_empty() || jc[0] != 0 || jc.windows(2).any(|w| w[0] > w[1]) {
-        return Err(bad("column pointers jc are not non-decreasing from 0"));
+    let bad = |r: String| parse_err(path, format!("sparse variable `{name}`"), r);
+    if jc.is_empty() {
+        return Err(bad("no column pointers jc".into()));
     }
-    let nnz = jc[ncols];
-    if ir.len() < nnz || ir[..nnz].iter().any(|&r| r >= nrows) {
-        return Err(bad("row indices ir missing or out of range"));
-    }
+    let ncols = jc.len() - 1;
+    let nnz = check_csc(nrows, ncols, &ir, &jc).map_err(bad)?;
     if values.is_empty() && logical {
         values = vec![1.0; nnz];
     }
-    if values.len() < nnz {
-        return Err(bad("fewer values than non-zeros"));
-    }
-    values.truncate(nnz);
-    let mut row_idx = ir;
-    row_idx.truncate(nnz);
-    Ok(MatArray::Sparse {
-        nrows,
-        ncols,
-        logical,
-        row_idx,
-        col_ptr: jc,
-        values,
-        imag: None,
-    })
+    sparse_from_csc((nrows, ncols, logical), (ir, jc, nnz), values, None).map_err(bad)
 }
