@@ -10,6 +10,10 @@
 //!   k-means++ in feature space or given initial labels; objective trace.
 //! - [`greedy_medoids`] (GUMKL eq. 3) and [`KernelKMedoidsParams`] → [`KernelKMedoids`]
 //!   (GUMKL eq. 2).
+//! - [`GlobalKernelKMeansParams`] → [`GlobalKernelKMeans`]: global kernel k-means
+//!   (Tzortzis & Likas 2009, the kernel form of Likas, Vlassis & Verbeek's global k-means),
+//!   deterministic: clusters added one at a time, every point tried as the seed of the
+//!   new one (or, in the fast variant, the point of largest bound).
 //!
 //! Empty clusters are handled as scikit-learn does: every cluster left empty by an
 //! assignment step receives one of the points farthest from their current centre
@@ -52,17 +56,30 @@
 //! let kmed = KernelKMedoidsParams::new().check()?.fit_kernel(k.as_ref(), 2, 0)?;
 //! assert_eq!(medoids.len(), 2);
 //! assert_ne!(kmed.labels[0], kmed.labels[5]);
+//!
+//! // Global kernel k-means: deterministic (no seed), the two groups from any start.
+//! let global = GlobalKernelKMeansParams::new().check()?.fit_kernel(k.as_ref(), 2)?;
+//! assert_ne!(global.labels[0], global.labels[5]);
+//! assert!((global.objective - kkm.objective).abs() < 1e-9);
 //! # Ok::<(), mkc_core::Error>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod cluster_sums;
+mod global;
 mod kernel_kmeans;
 mod kernel_view;
 mod kmeans;
 mod medoids;
+mod restarts;
 mod seeding;
 mod spectral;
 
+pub use global::{
+    GlobalKernelKMeans, GlobalKernelKMeansDiagnostics, GlobalKernelKMeansFit,
+    GlobalKernelKMeansParams,
+};
 pub use kernel_kmeans::{
     KernelInit, KernelKMeans, KernelKMeansDiagnostics, KernelKMeansFit, KernelKMeansParams,
 };
@@ -71,10 +88,14 @@ pub use medoids::{
     greedy_medoids, KMedoidsDiagnostics, KMedoidsFit, KernelKMedoids, KernelKMedoidsParams,
     MedoidInit,
 };
+pub use restarts::seed_free_restarts;
 pub use spectral::{Spectral, SpectralDiagnostics, SpectralFit, SpectralParams};
 
 /// The method API and this crate's methods: `use mkc_kmeans::prelude::*;`.
 pub mod prelude {
-    pub use crate::{KMeansParams, KernelKMeansParams, KernelKMedoidsParams, SpectralParams};
+    pub use crate::{
+        GlobalKernelKMeansParams, KMeansParams, KernelKMeansParams, KernelKMedoidsParams,
+        SpectralParams,
+    };
     pub use mkc_core::prelude::*;
 }
