@@ -6,9 +6,9 @@ use faer::Mat;
 use mkc_core::{Error, Result};
 use mkc_experiments::config::{recipe_library, DatasetCfg, Recipe};
 use mkc_experiments::dataset::prepare;
-use mkc_experiments::methods::{self, Input, KernelUse};
+use mkc_experiments::methods::{self, Input, KernelUse, Outcome};
 use mkc_experiments::params::{ParamSet, ParamValue};
-use mkc_experiments::record::{RunRecord, MKC_VERSION};
+use mkc_experiments::record::RunRecord;
 use mkc_experiments::registry::RegistrySource;
 use mkc_experiments::Scores;
 use std::collections::BTreeMap;
@@ -220,17 +220,84 @@ pub fn params_for(method: &dyn methods::Method, given: &[(String, String)]) -> R
     Ok(set)
 }
 
-pub fn run(a: ClusterArgs, given: &[(String, String)]) -> Result<()> {
-    let Some(method) = methods::find(&a.method) else {
-        return Err(Error::param(
+/// The registered method `name`.
+fn method_named(name: &str) -> Result<&'static dyn methods::Method> {
+    methods::find(name).ok_or_else(|| {
+        Error::param(
             "method",
-            &a.method,
+            name,
             format!(
                 "unknown method (available: {})",
                 methods::names().join(", ")
             ),
-        ));
-    };
+        )
+    })
+}
+
+/// The kernels `lo..hi` the method uses: all of them, or the one `--kernel-index`
+/// chooses for a single-kernel method given several.
+fn kernel_range(
+    method: &dyn methods::Method,
+    m: usize,
+    kernel_index: Option<usize>,
+) -> Result<(usize, usize)> {
+    match method.kernels() {
+        KernelUse::Single if m > 1 => match kernel_index {
+            Some(i) if (1..=m).contains(&i) => Ok((i - 1, i)),
+            Some(i) => Err(Error::param("kernel-index", i, format!("must be between 1 and {m}"))),
+            None => Err(Error::param(
+                "kernel-index",
+                "(missing)",
+                format!("method {} uses one kernel but {m} were given; choose one with --kernel-index 1..{m}", method.name()),
+            )),
+        },
+        _ => Ok((0, m)),
+    }
+}
+
+/// The true labels: `--truth`, else those the data brought.
+fn truth_of(path: Option<&Path>, loaded: &Loaded, n: usize) -> Result<Option<Vec<usize>>> {
+    match path {
+        Some(p) => {
+            let t = labels::read(p)?;
+            mkc_core::validate::len(&format!("--truth {}", p.display()), t.len(), n)?;
+            Ok(Some(t))
+        }
+        None => Ok(loaded.truth.clone()),
+    }
+}
+
+/// What the run found, on stdout.
+fn print_summary(a: &ClusterArgs, run: &RunRecord, out: &Outcome, kernels: usize) {
+    println!(
+        "method {}  n = {}  clusters = {}  kernels = {kernels}  seed = {}",
+        run.method, run.n, run.n_clusters, a.seed
+    );
+    println!("labels written to {}", a.out.display());
+    if let Some(w) = &out.weights {
+        let ws: Vec<String> = w.iter().map(|x| format!("{x:.4}")).collect();
+        println!("kernel weights: {}", ws.join(" "));
+    }
+    if out.iterations > 0 {
+        println!(
+            "iterations: {}  final objective: {}",
+            out.iterations,
+            out.objective
+                .last()
+                .map_or("-".into(), |v| format!("{v:.6e}"))
+        );
+    }
+    if let Some(s) = &run.metrics {
+        println!(
+            "ACC {:.2}  NMI(max) {:.2}  NMI(arith) {:.2}  purity {:.2}  ARI {:.2}  (%)",
+            s.acc, s.nmi, s.nmi_arith, s.purity, s.ari
+        );
+    }
+    println!("time {:.3} s", run.wall_time_s);
+}
+
+pub fn run(a: ClusterArgs, given: &[(String, String)]) -> Result<()> {
+    let method = method_named(&a.method)?;
     let params = params_for(method, given)?;
     let loaded = load(
         &a.kernel,
@@ -247,34 +314,14 @@ pub fn run(a: ClusterArgs, given: &[(String, String)]) -> Result<()> {
         .map(|k| k.nrows())
         .or_else(|| loaded.features.as_ref().map(|x| x.nrows()))
         .unwrap_or(0);
-    let truth = match &a.truth {
-        Some(p) => {
-            let t = labels::read(p)?;
-            mkc_core::validate::len(&format!("--truth {}", p.display()), t.len(), n)?;
-            Some(t)
-        }
-        None => loaded.truth.clone(),
-    };
+    let truth = truth_of(a.truth.as_deref(), &loaded, n)?;
     let k = a
         .clusters
         .or(loaded.n_clusters)
         .ok_or_else(|| Error::param("clusters", "(missing)", "give --clusters K"))?;
     mkc_core::validate::n_clusters(k, n, 2)?;
     let m = loaded.kernels.len();
-    let (lo, hi) = match method.kernels() {
-        KernelUse::Single if m > 1 => match a.kernel_index {
-            Some(i) if (1..=m).contains(&i) => (i - 1, i),
-            Some(i) => return Err(Error::param("kernel-index", i, format!("must be between 1 and {m}"))),
-            None => {
-                return Err(Error::param(
-                    "kernel-index",
-                    "(missing)",
-                    format!("method {} uses one kernel but {m} were given; choose one with --kernel-index 1..{m}", method.name()),
-                ))
-            }
-        },
-        _ => (0, m),
-    };
+    let (lo, hi) = kernel_range(method, m, a.kernel_index)?;
     let input = Input {
         kernels: &loaded.kernels[lo..hi],
         kernel_names: &loaded.names[lo..hi],
@@ -286,62 +333,26 @@ pub fn run(a: ClusterArgs, given: &[(String, String)]) -> Result<()> {
     let out = method.run(&input, &params, a.seed)?;
     let secs = t0.elapsed().as_secs_f64();
     labels::write(&a.out, &out.labels)?;
-    let scores = truth
-        .as_ref()
-        .map(|t| Scores::compute(t, &out.labels, secs))
-        .transpose()?;
-    println!(
-        "method {}  n = {n}  clusters = {k}  kernels = {}  seed = {}",
-        method.name(),
-        hi - lo,
-        a.seed
-    );
-    println!("labels written to {}", a.out.display());
-    if let Some(w) = &out.weights {
-        let ws: Vec<String> = w.iter().map(|x| format!("{x:.4}")).collect();
-        println!("kernel weights: {}", ws.join(" "));
-    }
-    if out.iterations > 0 {
-        println!(
-            "iterations: {}  final objective: {}",
-            out.iterations,
-            out.objective
-                .last()
-                .map_or("-".into(), |v| format!("{v:.6e}"))
-        );
-    }
-    if let Some(s) = &scores {
-        println!(
-            "ACC {:.2}  NMI(max) {:.2}  NMI(arith) {:.2}  purity {:.2}  ARI {:.2}  (%)",
-            s.acc, s.nmi, s.nmi_arith, s.purity, s.ari
-        );
-    }
-    println!("time {secs:.3} s");
+    let mut rec = RunRecord {
+        profile: "cli".into(),
+        dataset: loaded.dataset.clone(),
+        method: method.name().into(),
+        params,
+        kernel: (hi - lo == 1 && m > 1).then(|| (lo, loaded.names[lo].clone())),
+        base_seed: a.seed,
+        seed: a.seed,
+        n,
+        n_clusters: k,
+        metrics: truth
+            .as_ref()
+            .map(|t| Scores::compute(t, &out.labels, secs))
+            .transpose()?,
+        wall_time_s: secs,
+        ..RunRecord::default()
+    };
+    rec.set_outcome(&out);
+    print_summary(&a, &rec, &out, hi - lo);
     if let Some(path) = &a.report {
-        let rec = RunRecord {
-            config_hash: String::new(),
-            config: String::new(),
-            profile: "cli".into(),
-            table: String::new(),
-            column: String::new(),
-            dataset: loaded.dataset.clone(),
-            method: method.name().into(),
-            params,
-            kernel: (hi - lo == 1 && m > 1).then(|| (lo, loaded.names[lo].clone())),
-            base_seed: a.seed,
-            restart: 0,
-            seed: a.seed,
-            n,
-            n_clusters: k,
-            metrics: scores,
-            weights: out.weights.clone(),
-            objective: out.objective.clone(),
-            iterations: out.iterations,
-            diagnostics: out.diagnostics.clone(),
-            wall_time_s: secs,
-            error: None,
-            mkc_version: MKC_VERSION,
-        };
         let text = serde_json::to_string_pretty(&rec)
             .map_err(|e| Error::input("run report", e.to_string()))?;
         std::fs::write(path, text + "\n").map_err(|e| Error::io(path, e))?;

@@ -96,6 +96,181 @@ fn hcat(views: &[(String, Mat<f64>)]) -> Mat<f64> {
     out
 }
 
+/// The built kernels, their names, and the scaled features (when dense).
+type Built = (Vec<Mat<f64>>, Vec<String>, Option<Mat<f64>>);
+
+/// The class subset of `cfg` (rows kept, relabelled 0.. in the order listed), or every
+/// sample with its class.
+fn select_classes(
+    raw: &RawData,
+    cfg: &DatasetCfg,
+    what: &str,
+) -> Result<(Option<Vec<usize>>, Vec<usize>)> {
+    let Some(classes) = &cfg.classes else {
+        return Ok((None, raw.labels.clone()));
+    };
+    let mut ids = Vec::new();
+    for c in classes {
+        let Some(id) = raw.class_names.iter().position(|n| n == c) else {
+            return Err(Error::input(
+                format!("{what}: classes"),
+                format!("no class `{c}` (classes: {})", raw.class_names.join(", ")),
+            ));
+        };
+        ids.push(id);
+    }
+    let mut rows = Vec::new();
+    let mut truth = Vec::new();
+    for (i, l) in raw.labels.iter().enumerate() {
+        if let Some(pos) = ids.iter().position(|id| id == l) {
+            rows.push(i);
+            truth.push(pos);
+        }
+    }
+    Ok((Some(rows), truth))
+}
+
+/// Rows `rows` of `x` (all of it when `None`).
+fn pick(x: &Mat<f64>, rows: Option<&[usize]>) -> Mat<f64> {
+    match rows {
+        Some(r) => select_rows(x, r),
+        None => x.clone(),
+    }
+}
+
+/// Precomputed kernels: the subset's rows and columns, the recipe's normalisation.
+fn from_kernels(
+    ks: Vec<Mat<f64>>,
+    rows: Option<&[usize]>,
+    recipe: Option<&Recipe>,
+) -> Result<Built> {
+    let mut ks: Vec<Mat<f64>> = match rows {
+        Some(r) => ks
+            .iter()
+            .map(|k| Mat::from_fn(r.len(), r.len(), |i, j| k[(r[i], r[j])]))
+            .collect(),
+        None => ks,
+    };
+    if let Some(rc) = recipe {
+        normalize_all(&mut ks, &rc.normalize)?;
+    }
+    let names = (0..ks.len()).map(|p| format!("K{}", p + 1)).collect();
+    Ok((ks, names, None))
+}
+
+/// One dense feature matrix: scaled, then the recipe's kernels.
+fn from_dense(x: &Mat<f64>, rows: Option<&[usize]>, rc: &Recipe) -> Result<Built> {
+    let mut x = pick(x, rows);
+    scale_features(&mut x, rc.scale);
+    let views = vec![(String::new(), x)];
+    let (k, names) = build_kernels(&views, rc)?;
+    let x = views.into_iter().next().map(|v| v.1);
+    Ok((k, names, x))
+}
+
+/// Named views (all, or those `cfg` lists, in its order): each scaled, then the
+/// recipe's kernels per view or on the views side by side.
+fn from_views(
+    vs: &[(String, Mat<f64>)],
+    rows: Option<&[usize]>,
+    cfg: &DatasetCfg,
+    rc: &Recipe,
+    what: &str,
+) -> Result<Built> {
+    let mut chosen = Vec::new();
+    match &cfg.views {
+        Some(names) => {
+            for v in names {
+                let Some((nm, x)) = vs.iter().find(|(nm, _)| nm == v) else {
+                    let have: Vec<&str> = vs.iter().map(|(n, _)| n.as_str()).collect();
+                    return Err(Error::input(
+                        format!("{what}: views"),
+                        format!("no view `{v}` (views: {})", have.join(", ")),
+                    ));
+                };
+                chosen.push((nm.clone(), pick(x, rows)));
+            }
+        }
+        None => {
+            chosen = vs
+                .iter()
+                .map(|(nm, x)| (nm.clone(), pick(x, rows)))
+                .collect()
+        }
+    }
+    for v in chosen.iter_mut() {
+        scale_features(&mut v.1, rc.scale);
+    }
+    let all = hcat(&chosen);
+    let (k, names) = if rc.per_view {
+        build_kernels(&chosen, rc)?
+    } else {
+        build_kernels(&[(String::new(), all.clone())], rc)?
+    };
+    Ok((k, names, Some(all)))
+}
+
+/// Sparse features: linear and cosine kernels sparse, the others on a dense copy.
+fn from_sparse(
+    x: &faer::sparse::SparseRowMat<usize, f64>,
+    subset: bool,
+    rc: &Recipe,
+    what: &str,
+) -> Result<Built> {
+    if rc.scale != crate::config::Scale::None || subset {
+        return Err(Error::input(
+            what,
+            "sparse features support neither feature scaling nor class subsets",
+        ));
+    }
+    let mut ks = Vec::new();
+    let mut names = Vec::new();
+    for e in &rc.kernels {
+        let f = match e.kind {
+            crate::config::KernelKind::Linear => mkc_kernels::KernelFn::Linear,
+            crate::config::KernelKind::Cosine => mkc_kernels::KernelFn::Cosine,
+            _ => {
+                // Dense fallback for distance-based kernels.
+                let dense = x.to_dense();
+                let (k, nm) = build_kernels(
+                    &[(String::new(), dense)],
+                    &Recipe {
+                        kernels: vec![e.clone()],
+                        normalize: vec![],
+                        ..rc.clone()
+                    },
+                )?;
+                ks.extend(k);
+                names.extend(nm);
+                continue;
+            }
+        };
+        ks.push(mkc_kernels::gram_sparse(x.as_ref(), &f)?);
+        names.push(format!("{:?}", e.kind).to_lowercase());
+    }
+    normalize_all(&mut ks, &rc.normalize)?;
+    Ok((ks, names, None))
+}
+
+/// The kernels of `features` (rows `rows`) by the recipe.
+fn build(
+    features: RawFeatures,
+    rows: Option<&[usize]>,
+    cfg: &DatasetCfg,
+    recipe: Option<&Recipe>,
+    what: &str,
+) -> Result<Built> {
+    let need_recipe = || {
+        recipe.ok_or_else(|| Error::input(what, "no kernel recipe given (set `recipe` in the config, or `--recipe NAME` on the command line)"))
+    };
+    match features {
+        RawFeatures::Kernels(ks) => from_kernels(ks, rows, recipe),
+        RawFeatures::Dense(x) => from_dense(&x, rows, need_recipe()?),
+        RawFeatures::Views(vs) => from_views(&vs, rows, cfg, need_recipe()?, what),
+        RawFeatures::Sparse(x) => from_sparse(&x, rows.is_some(), need_recipe()?, what),
+    }
+}
+
 /// Load and prepare the dataset row `key`.
 pub fn prepare(
     source: &dyn DataSource,
@@ -106,132 +281,13 @@ pub fn prepare(
     let name = cfg.source.as_deref().unwrap_or(key);
     let raw = source.load(name)?;
     let what = format!("dataset `{key}`");
-    // Class subset, relabelled 0.. in the order listed.
-    let (rows, truth): (Option<Vec<usize>>, Vec<usize>) = match &cfg.classes {
-        Some(classes) => {
-            let mut ids = Vec::new();
-            for c in classes {
-                let Some(id) = raw.class_names.iter().position(|n| n == c) else {
-                    return Err(Error::input(
-                        format!("{what}: classes"),
-                        format!("no class `{c}` (classes: {})", raw.class_names.join(", ")),
-                    ));
-                };
-                ids.push(id);
-            }
-            let mut rows = Vec::new();
-            let mut truth = Vec::new();
-            for (i, l) in raw.labels.iter().enumerate() {
-                if let Some(pos) = ids.iter().position(|id| id == l) {
-                    rows.push(i);
-                    truth.push(pos);
-                }
-            }
-            (Some(rows), truth)
-        }
-        None => (None, raw.labels.clone()),
-    };
+    let (rows, truth) = select_classes(&raw, cfg, &what)?;
     let n = truth.len();
     let n_classes = mkc_core::validate::labels(&format!("{what}: labels"), &truth, 2)?;
     let n_clusters = cfg.clusters.unwrap_or(n_classes);
     mkc_core::validate::n_clusters(n_clusters, n, 2)?;
-    let pick = |x: &Mat<f64>| match &rows {
-        Some(r) => select_rows(x, r),
-        None => x.clone(),
-    };
-    let need_recipe = || {
-        recipe.ok_or_else(|| Error::input(&what, "no kernel recipe given (set `recipe` in the config, or `--recipe NAME` on the command line)"))
-    };
-    let (kernels, kernel_names, features) = match raw.features {
-        RawFeatures::Kernels(ks) => {
-            let mut ks: Vec<Mat<f64>> = match &rows {
-                Some(r) => ks
-                    .iter()
-                    .map(|k| Mat::from_fn(r.len(), r.len(), |i, j| k[(r[i], r[j])]))
-                    .collect(),
-                None => ks,
-            };
-            if let Some(rc) = recipe {
-                normalize_all(&mut ks, &rc.normalize)?;
-            }
-            let names = (0..ks.len()).map(|p| format!("K{}", p + 1)).collect();
-            (ks, names, None)
-        }
-        RawFeatures::Dense(x) => {
-            let rc = need_recipe()?;
-            let mut x = pick(&x);
-            scale_features(&mut x, rc.scale);
-            let views = vec![(String::new(), x)];
-            let (k, names) = build_kernels(&views, rc)?;
-            let x = views.into_iter().next().map(|v| v.1);
-            (k, names, x)
-        }
-        RawFeatures::Views(vs) => {
-            let rc = need_recipe()?;
-            let mut chosen = Vec::new();
-            match &cfg.views {
-                Some(names) => {
-                    for v in names {
-                        let Some((nm, x)) = vs.iter().find(|(nm, _)| nm == v) else {
-                            let have: Vec<&str> = vs.iter().map(|(n, _)| n.as_str()).collect();
-                            return Err(Error::input(
-                                format!("{what}: views"),
-                                format!("no view `{v}` (views: {})", have.join(", ")),
-                            ));
-                        };
-                        chosen.push((nm.clone(), pick(x)));
-                    }
-                }
-                None => chosen = vs.iter().map(|(nm, x)| (nm.clone(), pick(x))).collect(),
-            }
-            for v in chosen.iter_mut() {
-                scale_features(&mut v.1, rc.scale);
-            }
-            let all = hcat(&chosen);
-            let (k, names) = if rc.per_view {
-                build_kernels(&chosen, rc)?
-            } else {
-                build_kernels(&[(String::new(), all.clone())], rc)?
-            };
-            (k, names, Some(all))
-        }
-        RawFeatures::Sparse(x) => {
-            let rc = need_recipe()?;
-            if rc.scale != crate::config::Scale::None || rows.is_some() {
-                return Err(Error::input(
-                    &what,
-                    "sparse features support neither feature scaling nor class subsets",
-                ));
-            }
-            let mut ks = Vec::new();
-            let mut names = Vec::new();
-            for e in &rc.kernels {
-                let f = match e.kind {
-                    crate::config::KernelKind::Linear => mkc_kernels::KernelFn::Linear,
-                    crate::config::KernelKind::Cosine => mkc_kernels::KernelFn::Cosine,
-                    _ => {
-                        // Dense fallback for distance-based kernels.
-                        let dense = x.to_dense();
-                        let (k, nm) = build_kernels(
-                            &[(String::new(), dense)],
-                            &Recipe {
-                                kernels: vec![e.clone()],
-                                normalize: vec![],
-                                ..rc.clone()
-                            },
-                        )?;
-                        ks.extend(k);
-                        names.extend(nm);
-                        continue;
-                    }
-                };
-                ks.push(mkc_kernels::gram_sparse(x.as_ref(), &f)?);
-                names.push(format!("{:?}", e.kind).to_lowercase());
-            }
-            normalize_all(&mut ks, &rc.normalize)?;
-            (ks, names, None)
-        }
-    };
+    let (kernels, kernel_names, features) =
+        build(raw.features, rows.as_deref(), cfg, recipe, &what)?;
     if kernels.is_empty() {
         // A features-only recipe: the methods get the scaled features and no kernel.
         if features.is_none() {

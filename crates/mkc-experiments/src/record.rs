@@ -1,6 +1,7 @@
 //! JSON run records: one line per run appended to `results/runs/<config>.jsonl`
 //! (git-ignored), and the same record for `mkc cluster --report`.
 
+use crate::methods::Outcome;
 use crate::metric::Scores;
 use crate::params::ParamSet;
 use mkc_core::{Error, Result};
@@ -59,6 +60,46 @@ pub struct RunRecord {
     pub error: Option<String>,
     /// mkc version.
     pub mkc_version: &'static str,
+}
+
+impl Default for RunRecord {
+    /// An empty record of this mkc version.
+    fn default() -> Self {
+        RunRecord {
+            config_hash: String::new(),
+            config: String::new(),
+            profile: String::new(),
+            table: String::new(),
+            column: String::new(),
+            dataset: String::new(),
+            method: String::new(),
+            params: ParamSet::default(),
+            kernel: None,
+            base_seed: 0,
+            restart: 0,
+            seed: 0,
+            n: 0,
+            n_clusters: 0,
+            metrics: None,
+            weights: None,
+            objective: vec![],
+            iterations: 0,
+            diagnostics: vec![],
+            wall_time_s: 0.0,
+            error: None,
+            mkc_version: MKC_VERSION,
+        }
+    }
+}
+
+impl RunRecord {
+    /// Copy what a run produced (weights, objective trace, iterations, diagnostics).
+    pub fn set_outcome(&mut self, o: &Outcome) {
+        self.weights = o.weights.clone();
+        self.objective = o.objective.clone();
+        self.iterations = o.iterations;
+        self.diagnostics = o.diagnostics.clone();
+    }
 }
 
 /// First 16 hex digits of sha256(text).

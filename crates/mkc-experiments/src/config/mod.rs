@@ -37,12 +37,16 @@
 //! ```
 
 mod parse;
+mod plan;
+mod recipe_check;
 mod schema;
+mod table;
 mod validate;
 
 pub use parse::{parse_config, parse_recipes, read_config, recipe_library};
+pub use plan::{Plan, PlanColumn, PlanTable};
 pub use schema::*;
-pub use validate::{resolve, Plan, PlanColumn, PlanTable};
+pub use validate::resolve;
 
 #[cfg(test)]
 mod tests;

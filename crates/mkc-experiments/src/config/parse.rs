@@ -20,7 +20,7 @@ struct RecipeFile {
 pub fn parse_recipes(source_name: &str, text: &str) -> Result<BTreeMap<String, Recipe>> {
     let f: RecipeFile = from_toml(source_name, text)?;
     for (name, r) in &f.recipes {
-        super::validate::check_recipe(source_name, name, r)?;
+        super::recipe_check::check_recipe(source_name, name, r)?;
     }
     Ok(f.recipes)
 }

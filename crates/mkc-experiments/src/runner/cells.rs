@@ -1,0 +1,109 @@
+//! The cells of one dataset row: per table and column, the summary of the column's
+//! spec, the setting the grid search chose, and the run shown in figures.
+
+use super::collect::{DatasetRuns, SpecRuns};
+use super::jobs::Job;
+use super::{ColumnReport, RowReport};
+use crate::config::{PlanColumn, PlanTable};
+use crate::dataset::Prepared;
+use crate::summary::summarise;
+
+/// Describes the chosen grid point / kernel for the notes ("C=1; kernel 3 `gauss`").
+fn describe_choice(
+    col: &PlanColumn,
+    jobs: &[&Job<'_>],
+    groups: &[usize],
+    data: &Prepared,
+) -> String {
+    if groups.len() > 1 {
+        return format!("average over {} kernels", groups.len());
+    }
+    let mut parts = Vec::new();
+    for &g in groups {
+        let job = jobs[g];
+        let mut s = if col.grid_keys.is_empty() {
+            String::new()
+        } else {
+            col.points[job.point].describe(&col.grid_keys)
+        };
+        if let Some(p) = job.kernel {
+            let k = format!("kernel {} `{}`", p + 1, data.kernel_names[p]);
+            s = if s.is_empty() { k } else { format!("{s}; {k}") };
+        }
+        if !s.is_empty() {
+            parts.push(s);
+        }
+    }
+    parts.join(" | ")
+}
+
+impl DatasetRuns<'_> {
+    /// The report of column `ci` of table `t` (index `ti`).
+    fn column_report(
+        &self,
+        spec_runs: &[SpecRuns],
+        t: &PlanTable,
+        (ti, ci): (usize, usize),
+    ) -> ColumnReport {
+        let col = &t.columns[ci];
+        let mut report = ColumnReport {
+            id: col.id.clone(),
+            cell: None,
+            chosen: None,
+            error: None,
+            example: None,
+        };
+        let Some(si) = self.specs.iter().position(|s| s.users.contains(&(ti, ci))) else {
+            return report;
+        };
+        let sr = &spec_runs[si];
+        report.error = sr.first_error.clone();
+        report.cell = summarise(
+            &sr.groups,
+            col.summary,
+            col.select,
+            col.per_metric,
+            &t.metrics,
+        );
+        let choice = report.cell.as_ref().and_then(|c| {
+            c.chosen
+                .get(&col.select)
+                .or_else(|| c.chosen.values().next())
+        });
+        if let Some(ch) = choice {
+            let job_refs: Vec<&Job<'_>> = sr.jobs.iter().map(|&j| &self.jobs[j]).collect();
+            report.example = self.results[sr.jobs[ch.groups[0]]]
+                .as_ref()
+                .and_then(|r| r.outcomes.first())
+                .and_then(|o| o.as_ref().ok())
+                .cloned();
+            report.chosen = Some(describe_choice(col, &job_refs, &ch.groups, self.data));
+        }
+        report
+    }
+
+    /// The row of this dataset in every table that has it: (table index, row index, row).
+    pub fn rows(&self, spec_runs: &[SpecRuns]) -> Vec<(usize, usize, RowReport)> {
+        let key = &self.data.key;
+        let mut out = Vec::new();
+        for (ti, t) in self.plan.tables.iter().enumerate() {
+            let Some(ri) = t.rows.iter().position(|r| r == key) else {
+                continue;
+            };
+            let cols = (0..t.columns.len())
+                .map(|ci| self.column_report(spec_runs, t, (ti, ci)))
+                .collect();
+            out.push((
+                ti,
+                ri,
+                RowReport {
+                    key: key.clone(),
+                    result: Ok(cols),
+                    kernel_names: self.data.kernel_names.clone(),
+                    n: self.data.n,
+                },
+            ));
+        }
+        out
+    }
+}

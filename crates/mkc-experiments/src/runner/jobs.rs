@@ -1,0 +1,159 @@
+//! The work of one dataset: specs (distinct runs that columns share), jobs (a spec's grid
+//! point on one kernel or on all), their lookup in the run records and their runs.
+
+use crate::config::{Plan, PlanColumn};
+use crate::dataset::Prepared;
+use crate::methods::{self, Input, KernelUse, Outcome};
+use crate::metric::Scores;
+use crate::params::ParamSet;
+use crate::resume::RecordIndex;
+use mkc_core::seed::derive;
+use mkc_core::Result;
+use std::time::Instant;
+
+/// Recorded outcomes of one job: scores per restart, or the error of a failed run.
+pub(super) type Recorded = Vec<std::result::Result<Scores, String>>;
+
+/// A distinct (method, grid, restarts) run of one dataset; columns that ask for the
+/// same runs (e.g. "best kernel" and "average over kernels" of one method) share it.
+pub(super) struct Spec<'p> {
+    pub col: &'p PlanColumn,
+    /// (table index, column index) of every column using these runs.
+    pub users: Vec<(usize, usize)>,
+}
+
+/// One unit of parallel work: a grid point of a spec on one kernel (or all kernels).
+pub(super) struct Job<'p> {
+    pub spec: usize,
+    pub col: &'p PlanColumn,
+    pub point: usize,
+    pub kernel: Option<usize>,
+}
+
+/// The runs of one job, in seed order, and the job's wall-clock seconds.
+pub(super) struct JobResult {
+    pub outcomes: Vec<Result<Outcome>>,
+    pub seconds: f64,
+}
+
+/// (base seed, restart, derived seed) of every run of a column with `restarts`.
+pub(super) fn seeds_of(plan: &Plan, restarts: usize) -> Vec<(u64, usize, u64)> {
+    plan.seeds
+        .iter()
+        .flat_map(|&s| (0..restarts).map(move |r| (s, r, derive(s, r as u64))))
+        .collect()
+}
+
+/// The parameters of grid point `point` of `col` on dataset row `key` (row parameters
+/// of the table applied).
+pub(super) fn point_params<'c>(col: &'c PlanColumn, key: &str, point: usize) -> &'c ParamSet {
+    col.row_points
+        .get(key)
+        .map_or(&col.points[point], |v| &v[point])
+}
+
+/// The specs of dataset `key`: one per distinct run of the columns with a method.
+pub(super) fn specs<'p>(plan: &'p Plan, key: &String) -> Vec<Spec<'p>> {
+    let mut specs: Vec<Spec<'p>> = Vec::new();
+    for (ti, t) in plan.tables.iter().enumerate() {
+        if !t.rows.contains(key) {
+            continue;
+        }
+        for (ci, col) in t.columns.iter().enumerate() {
+            if col.method.is_none() {
+                continue;
+            }
+            match specs.iter_mut().find(|s| {
+                s.col.method == col.method
+                    && s.col.points == col.points
+                    && s.col.row_points.get(key) == col.row_points.get(key)
+                    && s.col.restarts == col.restarts
+            }) {
+                Some(s) => s.users.push((ti, ci)),
+                None => specs.push(Spec {
+                    col,
+                    users: vec![(ti, ci)],
+                }),
+            }
+        }
+    }
+    specs
+}
+
+/// The jobs of `specs` on a dataset with `m` kernels: single-kernel methods get one
+/// job per kernel (or one without a kernel on features-only data), the others one.
+pub(super) fn jobs<'p>(specs: &[Spec<'p>], m: usize) -> Vec<Job<'p>> {
+    let mut jobs = Vec::new();
+    for (si, spec) in specs.iter().enumerate() {
+        let Some(method) = spec.col.method.as_deref().and_then(methods::find) else {
+            continue;
+        };
+        let kernels: Vec<Option<usize>> = match method.kernels() {
+            KernelUse::Single if m > 0 => (0..m).map(Some).collect(),
+            _ => vec![None],
+        };
+        for point in 0..spec.col.points.len() {
+            jobs.extend(kernels.iter().map(|&kernel| Job {
+                spec: si,
+                col: spec.col,
+                point,
+                kernel,
+            }));
+        }
+    }
+    jobs
+}
+
+/// The recorded outcomes of every job whose runs are all on record.
+pub(super) fn lookup(
+    plan: &Plan,
+    index: Option<&RecordIndex>,
+    key: &str,
+    jobs: &[Job<'_>],
+) -> Vec<Option<Recorded>> {
+    jobs.iter()
+        .map(|j| {
+            let index = index?;
+            let method = j.col.method.as_deref()?;
+            index.lookup(
+                &plan.profile,
+                key,
+                method,
+                point_params(j.col, key, j.point),
+                j.kernel,
+                &seeds_of(plan, j.col.restarts),
+            )
+        })
+        .collect()
+}
+
+/// Run every restart of one job.
+pub(super) fn run_job(plan: &Plan, job: &Job<'_>, data: &Prepared) -> JobResult {
+    let t0 = Instant::now();
+    let Some(method) = job.col.method.as_deref().and_then(methods::find) else {
+        return JobResult {
+            outcomes: vec![],
+            seconds: 0.0,
+        };
+    };
+    let (kernels, names) = match job.kernel {
+        Some(p) => (&data.kernels[p..p + 1], &data.kernel_names[p..p + 1]),
+        None => (&data.kernels[..], &data.kernel_names[..]),
+    };
+    let input = Input {
+        kernels,
+        kernel_names: names,
+        features: data.features.as_ref().map(|x| x.as_ref()),
+        n_clusters: data.n_clusters,
+        n: data.n,
+    };
+    let seeds: Vec<u64> = seeds_of(plan, job.col.restarts)
+        .iter()
+        .map(|s| s.2)
+        .collect();
+    let outcomes = method.run_restarts(&input, point_params(job.col, &data.key, job.point), &seeds);
+    JobResult {
+        outcomes,
+        seconds: t0.elapsed().as_secs_f64(),
+    }
+}

@@ -1,0 +1,240 @@
+//! Running a [`Plan`]: dataset by dataset (kernels built once and shared by every table
+//! and column), all (column, grid point, kernel) jobs of a dataset in parallel with
+//! rayon, restarts inside each job in parallel too. Results are collected in index order
+//! and each run's seed is `derive(base_seed, restart)`, so the outcome does not depend
+//! on the number of threads. With a [`RecordIndex`] (`resume`), jobs whose runs are all
+//! on record are taken from the records instead of run again.
+//!
+//! The work of a dataset is split into specs and jobs ([`jobs`]), scored into groups
+//! and run records ([`collect`]) and summarised into the cells of its rows ([`cells`]).
+
+mod cells;
+mod collect;
+mod jobs;
+
+use crate::config::Plan;
+use crate::dataset::{prepare, DataSource, Prepared, Unavailable};
+use crate::methods::Outcome;
+use crate::progress::Progress;
+use crate::resume::RecordIndex;
+use crate::summary::Cell;
+use collect::DatasetRuns;
+use mkc_core::Result;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// How to run a plan.
+pub struct RunOptions<'a> {
+    /// Where datasets come from.
+    pub source: &'a dyn DataSource,
+    /// JSON-lines file the run records are appended to (none: not written).
+    pub records: Option<PathBuf>,
+    /// Show a progress bar (only drawn when stderr is a terminal).
+    pub progress: bool,
+    /// Hash of the config text, written into the records.
+    pub config_hash: String,
+    /// Take jobs whose runs are all on record from here instead of running them (their
+    /// records are not written again).
+    pub resume: Option<&'a RecordIndex>,
+    /// With `resume`: run nothing; a dataset with any job not on record is reported as
+    /// not run ("no records yet"), so that a partial reproduction can be rendered.
+    pub recorded_only: bool,
+}
+
+/// The result of one column on one dataset.
+#[derive(Debug, Clone)]
+pub struct ColumnReport {
+    /// Column id.
+    pub id: String,
+    /// The summarised cell (None for paper-only columns or when every run failed).
+    pub cell: Option<Cell>,
+    /// Describes the chosen grid point / kernel for the notes ("C=1; kernel 3 gauss(σ=0.3·range)").
+    pub chosen: Option<String>,
+    /// The first error of a failed run, if any.
+    pub error: Option<String>,
+    /// The first run of the chosen group (for figures).
+    pub example: Option<Outcome>,
+}
+
+/// One dataset row of a table.
+#[derive(Debug, Clone)]
+pub struct RowReport {
+    /// Dataset key.
+    pub key: String,
+    /// Columns in order, or why the row could not run.
+    pub result: std::result::Result<Vec<ColumnReport>, Unavailable>,
+    /// Kernel names of the dataset (for weight figures).
+    pub kernel_names: Vec<String>,
+    /// Number of samples.
+    pub n: usize,
+}
+
+/// One table.
+#[derive(Debug, Clone)]
+pub struct TableReport {
+    /// Table id.
+    pub id: String,
+    /// Rows in order.
+    pub rows: Vec<RowReport>,
+}
+
+/// Everything a run of a plan produced.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The plan that ran.
+    pub plan: Plan,
+    /// Tables in order.
+    pub tables: Vec<TableReport>,
+    /// Wall-clock seconds of the whole plan.
+    pub seconds: f64,
+    /// Runs taken from the run records (`resume`) instead of being run.
+    pub recorded_runs: usize,
+    /// The sum of the recorded runs' own wall-clock times (when they ran, in parallel).
+    pub recorded_seconds: f64,
+}
+
+/// The rows of every table as they are filled in, dataset by dataset, and the runs
+/// taken from the records.
+struct Rows<'p> {
+    plan: &'p Plan,
+    /// Per table, per row: the report once its dataset is done.
+    slots: Vec<Vec<Option<RowReport>>>,
+    recorded_runs: usize,
+    recorded_seconds: f64,
+}
+
+impl<'p> Rows<'p> {
+    fn new(plan: &'p Plan) -> Self {
+        Rows {
+            plan,
+            slots: plan
+                .tables
+                .iter()
+                .map(|t| vec![None; t.rows.len()])
+                .collect(),
+            recorded_runs: 0,
+            recorded_seconds: 0.0,
+        }
+    }
+
+    /// Dataset keys in order of first use.
+    fn datasets(&self) -> Vec<&'p String> {
+        let mut order: Vec<&String> = Vec::new();
+        for r in self.plan.tables.iter().flat_map(|t| &t.rows) {
+            if !order.contains(&r) {
+                order.push(r);
+            }
+        }
+        order
+    }
+
+    /// Every row of dataset `key` could not run, for the same reason.
+    fn unavailable(&mut self, key: &str, why: Unavailable, data: Option<&Prepared>) {
+        for (ti, t) in self.plan.tables.iter().enumerate() {
+            if let Some(ri) = t.rows.iter().position(|r| r == key) {
+                self.slots[ti][ri] = Some(RowReport {
+                    key: key.to_string(),
+                    result: Err(why.clone()),
+                    kernel_names: data.map(|d| d.kernel_names.clone()).unwrap_or_default(),
+                    n: data.map_or(0, |d| d.n),
+                });
+            }
+        }
+    }
+
+    fn into_tables(self) -> Vec<TableReport> {
+        self.plan
+            .tables
+            .iter()
+            .zip(self.slots)
+            .map(|(t, slots)| TableReport {
+                id: t.id.clone(),
+                rows: slots.into_iter().flatten().collect(),
+            })
+            .collect()
+    }
+}
+
+/// Run (or take from the records) every job of one prepared dataset, fill its rows and
+/// append its run records.
+fn run_dataset(
+    plan: &Plan,
+    opts: &RunOptions<'_>,
+    data: &Prepared,
+    progress: &Progress,
+    rows: &mut Rows<'_>,
+) -> Result<()> {
+    let specs = jobs::specs(plan, &data.key);
+    let jobs = jobs::jobs(&specs, data.kernels.len());
+    let recorded = jobs::lookup(plan, opts.resume, &data.key, &jobs);
+    let pending = recorded.iter().filter(|r| r.is_none()).count();
+    if opts.recorded_only && pending > 0 {
+        let why = Unavailable::Failed(format!(
+            "no records yet for {pending} of {} jobs (the full run has not reached this dataset; \
+             rerun with --resume to complete it)",
+            jobs.len()
+        ));
+        rows.unavailable(&data.key, why, Some(data));
+        return Ok(());
+    }
+    progress.add(pending as u64);
+    let results = jobs
+        .par_iter()
+        .zip(&recorded)
+        .map(|(j, rec)| {
+            if rec.is_some() {
+                return None;
+            }
+            let r = jobs::run_job(plan, j, data);
+            progress.inc(1);
+            Some(r)
+        })
+        .collect();
+    for s in recorded.iter().flatten().flatten().flatten() {
+        rows.recorded_runs += 1;
+        rows.recorded_seconds += s.time;
+    }
+    let runs = DatasetRuns {
+        plan,
+        data,
+        specs,
+        jobs,
+        recorded,
+        results,
+    };
+    let (spec_runs, records) = runs.collect(&opts.config_hash);
+    for (ti, ri, row) in runs.rows(&spec_runs) {
+        rows.slots[ti][ri] = Some(row);
+    }
+    match &opts.records {
+        Some(path) => crate::record::append(path, &records),
+        None => Ok(()),
+    }
+}
+
+/// Run every table of `plan`.
+pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
+    let t_start = Instant::now();
+    let mut rows = Rows::new(plan);
+    // The bar counts jobs; each dataset adds its jobs once its kernels are known.
+    let progress = Progress::new(opts.progress);
+    for key in rows.datasets() {
+        let cfg = &plan.datasets[key];
+        let recipe = cfg.recipe.as_ref().and_then(|r| plan.recipes.get(r));
+        progress.message(key);
+        match prepare(opts.source, key, cfg, recipe) {
+            Ok(data) => run_dataset(plan, opts, &data, &progress, &mut rows)?,
+            Err(e) => rows.unavailable(key, Unavailable::from_error(e), None),
+        }
+    }
+    progress.finish();
+    let (recorded_runs, recorded_seconds) = (rows.recorded_runs, rows.recorded_seconds);
+    Ok(Report {
+        plan: plan.clone(),
+        tables: rows.into_tables(),
+        seconds: t_start.elapsed().as_secs_f64(),
+        recorded_runs,
+        recorded_seconds,
+    })
+}
