@@ -25,7 +25,7 @@ fn top_pairs(
 ) -> Result<(Vec<f64>, Mat<f64>)> {
     let n = k.nrows();
     let trace: f64 = (0..n).map(|i| k[(i, i)]).sum();
-    if !(trace > 0.0) {
+    if trace.is_nan() || trace <= 0.0 {
         return Err(Error::input(
             "kernel",
             format!("trace {trace} is not positive"),

@@ -31,7 +31,7 @@ pub fn top_eigenvector(labels: &[Vec<f64>], mu: &[f64]) -> Result<(f64, Vec<f64>
     let g = Mat::from_fn(t, t, |a, b| 0.5 * (g[(a, b)] + g[(b, a)]));
     let eig = mkc_linalg::eigen::dense_sym(g.as_ref())?;
     let lambda = eig.values[t - 1];
-    if !(lambda > 0.0) {
+    if lambda.is_nan() || lambda <= 0.0 {
         return Err(Error::numerical(
             "top eigenvector of M",
             "largest eigenvalue is not positive",
@@ -96,9 +96,9 @@ mod tests {
     #[test]
     fn rank_one_m_gives_back_its_labels_and_bad_mu_fails() {
         let y = vec![1.0, -1.0, -1.0, 1.0];
-        let l = labels_from_mu(&[y.clone()], &[1.0]).unwrap();
+        let l = labels_from_mu(std::slice::from_ref(&y), &[1.0]).unwrap();
         assert_eq!(l, vec![1, 0, 0, 1]);
-        assert!(labels_from_mu(&[y.clone()], &[0.0]).is_err());
+        assert!(labels_from_mu(std::slice::from_ref(&y), &[0.0]).is_err());
         assert!(labels_from_mu(&[y], &[0.5, 0.5]).is_err());
     }
 }

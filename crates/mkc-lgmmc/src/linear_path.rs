@@ -154,29 +154,40 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     s
 }
 
-impl AlphaSolver for LinearSolver {
-    fn n(&self) -> usize {
-        self.n
-    }
+/// The state of one dual coordinate descent run on the box problem (module docs) over
+/// the label vectors with μ_t > 0.
+struct Dcd<'a> {
+    labels: &'a [Vec<f64>],
+    /// The label vectors with μ_t > 0 and their weights.
+    active: Vec<usize>,
+    mu_a: Vec<f64>,
+    /// Diagonal of Q: `Σ_t μ_t ‖x_i‖² + 1/C`.
+    qii: Vec<f64>,
+    inv_c: f64,
+    beta: Vec<f64>,
+    /// `w_t` of the active label vectors, t-major (ta x dp).
+    w: Vec<f64>,
+    epochs: usize,
+}
 
-    fn solve(
-        &mut self,
-        labels: &[Vec<f64>],
+impl LinearSolver {
+    /// The run's state at weights `mu`, warm-started at β = α/ρ (the scale of the box
+    /// problem's solution) when `warm` is given.
+    fn start<'a>(
+        &self,
+        labels: &'a [Vec<f64>],
         mu: &[f64],
         warm: Option<&AlphaStep>,
-    ) -> Result<AlphaStep> {
-        let (n, dp) = (self.n, self.dp);
+    ) -> Result<Dcd<'a>> {
         let active: Vec<usize> = (0..mu.len()).filter(|&t| mu[t] > 0.0).collect();
         if active.is_empty() {
             return Err(Error::input("mu", "no label vector has a positive weight"));
         }
-        let ta = active.len();
-        // Warm start: β = α/ρ (the scale of the box problem's solution).
-        let mut beta: Vec<f64> = match warm {
+        let (ta, dp) = (active.len(), self.dp);
+        let beta: Vec<f64> = match warm {
             Some(w) if w.rho > 0.0 => w.alpha.iter().map(|a| a / w.rho).collect(),
-            _ => vec![0.0; n],
+            _ => vec![0.0; self.n],
         };
-        // w_t of the active label vectors, t-major.
         let mut w = vec![0.0; ta * dp];
         if beta.iter().any(|&b| b != 0.0) {
             let p = self.products(&beta, labels, &active);
@@ -189,96 +200,111 @@ impl AlphaSolver for LinearSolver {
         let mu_a: Vec<f64> = active.iter().map(|&t| mu[t]).collect();
         let musum: f64 = mu_a.iter().sum();
         let inv_c = 1.0 / self.c;
-        let qii: Vec<f64> = self.sqnorm.iter().map(|s| musum * s + inv_c).collect();
-        let mut epochs = 0;
-        let mut converged = false;
+        Ok(Dcd {
+            labels,
+            qii: self.sqnorm.iter().map(|s| musum * s + inv_c).collect(),
+            active,
+            mu_a,
+            inv_c,
+            beta,
+            w,
+            epochs: 0,
+        })
+    }
+
+    /// The full gradient from one product `X·W` (instead of a sweep over every
+    /// coordinate): whether every projected gradient is within `tol`, else the
+    /// coordinates in the support or violating their KKT condition in `index`.
+    fn full_gradient(&self, d: &Dcd<'_>, z: &mut Mat<f64>, index: &mut Vec<usize>) -> bool {
+        let (dp, ta) = (self.dp, d.active.len());
+        let wm = MatRef::from_column_major_slice(&d.w, dp, ta);
+        matmul(
+            z.as_mut(),
+            Accum::Replace,
+            self.cols.as_ref(),
+            wm,
+            1.0,
+            Par::Seq,
+        );
+        let (mut pg_max, mut pg_min) = (f64::NEG_INFINITY, f64::INFINITY);
+        index.clear();
+        for i in 0..self.n {
+            let mut g = d.beta[i] * d.inv_c - 1.0;
+            for a in 0..ta {
+                g += d.mu_a[a] * d.labels[d.active[a]][i] * z[(i, a)];
+            }
+            let pg = if d.beta[i] == 0.0 { g.min(0.0) } else { g };
+            pg_max = pg_max.max(pg);
+            pg_min = pg_min.min(pg);
+            if d.beta[i] > 0.0 || g < 0.0 {
+                index.push(i);
+            }
+        }
+        pg_max.abs().max(pg_min.abs()) <= self.tol || index.is_empty()
+    }
+
+    /// Coordinate-descent epochs over `index` with LIBLINEAR's shrinking, until the
+    /// projected gradients of the shrunk set are within `tol` or the epoch cap.
+    fn sweeps(&mut self, d: &mut Dcd<'_>, index: &mut [usize]) {
+        let (dp, ta) = (self.dp, d.active.len());
         let mut ys = vec![0.0; ta];
-        let mut index: Vec<usize> = Vec::with_capacity(n);
-        let mut z = Mat::<f64>::zeros(n, ta);
-        // Outer loop: the full gradient by one product X·W (instead of a full sweep),
-        // the convergence test on all coordinates, then coordinate descent (with
-        // LIBLINEAR's shrinking) on the coordinates that are in the support or violate
-        // their KKT condition.
-        while epochs < MAX_EPOCHS {
-            let wm = MatRef::from_column_major_slice(&w, dp, ta);
-            matmul(
-                z.as_mut(),
-                Accum::Replace,
-                self.cols.as_ref(),
-                wm,
-                1.0,
-                Par::Seq,
-            );
+        let mut active_size = index.len();
+        // Only the upper side is used for shrinking: β has no upper bound.
+        let mut pg_max_old = f64::INFINITY;
+        while d.epochs < MAX_EPOCHS {
             let (mut pg_max, mut pg_min) = (f64::NEG_INFINITY, f64::INFINITY);
-            index.clear();
-            for i in 0..n {
-                let mut g = beta[i] * inv_c - 1.0;
-                for a in 0..ta {
-                    g += mu_a[a] * labels[active[a]][i] * z[(i, a)];
+            index[..active_size].shuffle(&mut self.rng);
+            let mut s = 0;
+            while s < active_size {
+                let i = index[s];
+                let xi = &self.rows[i * dp..(i + 1) * dp];
+                let mut g = d.beta[i] * d.inv_c - 1.0;
+                for (a, (y, &t)) in ys.iter_mut().zip(&d.active).enumerate() {
+                    *y = d.labels[t][i];
+                    g += d.mu_a[a] * *y * dot(&d.w[a * dp..(a + 1) * dp], xi);
                 }
-                let pg = if beta[i] == 0.0 { g.min(0.0) } else { g };
-                pg_max = pg_max.max(pg);
-                pg_min = pg_min.min(pg);
-                if beta[i] > 0.0 || g < 0.0 {
-                    index.push(i);
-                }
-            }
-            if pg_max.abs().max(pg_min.abs()) <= self.tol || index.is_empty() {
-                converged = true;
-                break;
-            }
-            let mut active_size = index.len();
-            // Only the upper side is used for shrinking: β has no upper bound.
-            let mut pg_max_old = f64::INFINITY;
-            while epochs < MAX_EPOCHS {
-                let (mut pg_max, mut pg_min) = (f64::NEG_INFINITY, f64::INFINITY);
-                index[..active_size].shuffle(&mut self.rng);
-                let mut s = 0;
-                while s < active_size {
-                    let i = index[s];
-                    let xi = &self.rows[i * dp..(i + 1) * dp];
-                    let mut g = beta[i] * inv_c - 1.0;
-                    for a in 0..ta {
-                        ys[a] = labels[active[a]][i];
-                        g += mu_a[a] * ys[a] * dot(&w[a * dp..(a + 1) * dp], xi);
-                    }
-                    let mut pg = 0.0;
-                    if beta[i] == 0.0 {
-                        if g > pg_max_old {
-                            active_size -= 1;
-                            index.swap(s, active_size);
-                            continue;
-                        } else if g < 0.0 {
-                            pg = g;
-                        }
-                    } else {
+                let mut pg = 0.0;
+                if d.beta[i] == 0.0 {
+                    if g > pg_max_old {
+                        active_size -= 1;
+                        index.swap(s, active_size);
+                        continue;
+                    } else if g < 0.0 {
                         pg = g;
                     }
-                    pg_max = pg_max.max(pg);
-                    pg_min = pg_min.min(pg);
-                    if pg.abs() > 1e-14 {
-                        let old = beta[i];
-                        beta[i] = (old - g / qii[i]).max(0.0);
-                        let delta = beta[i] - old;
-                        if delta != 0.0 {
-                            for a in 0..ta {
-                                let f = delta * ys[a];
-                                for (wk, xk) in w[a * dp..(a + 1) * dp].iter_mut().zip(xi) {
-                                    *wk += f * xk;
-                                }
+                } else {
+                    pg = g;
+                }
+                pg_max = pg_max.max(pg);
+                pg_min = pg_min.min(pg);
+                if pg.abs() > 1e-14 {
+                    let old = d.beta[i];
+                    d.beta[i] = (old - g / d.qii[i]).max(0.0);
+                    let delta = d.beta[i] - old;
+                    if delta != 0.0 {
+                        for (wa, &y) in d.w.chunks_exact_mut(dp).zip(&ys) {
+                            let f = delta * y;
+                            for (wk, xk) in wa.iter_mut().zip(xi) {
+                                *wk += f * xk;
                             }
                         }
                     }
-                    s += 1;
                 }
-                epochs += 1;
-                if pg_max.abs().max(pg_min.abs()) <= self.tol || active_size == 0 {
-                    break;
-                }
-                pg_max_old = if pg_max <= 0.0 { f64::INFINITY } else { pg_max };
+                s += 1;
             }
+            d.epochs += 1;
+            if pg_max.abs().max(pg_min.abs()) <= self.tol || active_size == 0 {
+                break;
+            }
+            pg_max_old = if pg_max <= 0.0 { f64::INFINITY } else { pg_max };
         }
-        let total: f64 = beta.iter().sum();
+    }
+
+    /// α = β/1ᵀβ, ρ, J and the terms `L_t = ½‖w_t‖²/(1ᵀβ)²` of every label vector (one
+    /// product `Xᵀ(β∘Y)`).
+    fn finish(&self, d: Dcd<'_>, mu: &[f64], converged: bool) -> Result<AlphaStep> {
+        let labels = d.labels;
+        let total: f64 = d.beta.iter().sum();
         if !(total > 0.0 && total.is_finite()) {
             return Err(Error::numerical(
                 "LG-MMC linear dual coordinate descent",
@@ -286,21 +312,50 @@ impl AlphaSolver for LinearSolver {
             ));
         }
         let all: Vec<usize> = (0..labels.len()).collect();
-        let wall = self.products(&beta, labels, &all);
+        let wall = self.products(&d.beta, labels, &all);
         let s2 = total * total;
         let terms: Vec<f64> = (0..labels.len())
             .map(|t| 0.5 * wall.col(t).iter().map(|v| v * v).sum::<f64>() / s2)
             .collect();
-        let bb: f64 = beta.iter().map(|b| b * b).sum();
-        let rho = 2.0 * (0..labels.len()).map(|t| mu[t] * terms[t]).sum::<f64>() + bb * inv_c / s2;
+        let bb: f64 = d.beta.iter().map(|b| b * b).sum();
+        let rho =
+            2.0 * (0..labels.len()).map(|t| mu[t] * terms[t]).sum::<f64>() + bb * d.inv_c / s2;
         Ok(AlphaStep {
-            alpha: beta.iter().map(|b| b / total).collect(),
+            alpha: d.beta.iter().map(|b| b / total).collect(),
             objective: -0.5 * rho,
             rho,
             terms,
-            iterations: epochs,
+            iterations: d.epochs,
             converged,
         })
+    }
+}
+
+impl AlphaSolver for LinearSolver {
+    fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Outer loop: the full gradient by one product, the convergence test on all
+    /// coordinates, then coordinate descent on the support and the KKT violators.
+    fn solve(
+        &mut self,
+        labels: &[Vec<f64>],
+        mu: &[f64],
+        warm: Option<&AlphaStep>,
+    ) -> Result<AlphaStep> {
+        let mut d = self.start(labels, mu, warm)?;
+        let mut z = Mat::<f64>::zeros(self.n, d.active.len());
+        let mut index: Vec<usize> = Vec::with_capacity(self.n);
+        let mut converged = false;
+        while d.epochs < MAX_EPOCHS {
+            if self.full_gradient(&d, &mut z, &mut index) {
+                converged = true;
+                break;
+            }
+            self.sweeps(&mut d, &mut index);
+        }
+        self.finish(d, mu, converged)
     }
 
     fn violation(&self, alpha: &[f64], y: &[f64]) -> f64 {

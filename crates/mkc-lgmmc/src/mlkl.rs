@@ -42,18 +42,38 @@ pub(crate) fn kkt_residual(terms: &[f64], mu: &[f64]) -> f64 {
     }
 }
 
+/// Work counters of the μ-steps, and the step memory of the line search, carried across
+/// the rounds of Algorithm 1.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MklCounters {
+    /// α-solves in all.
+    pub solves: usize,
+    /// Iterations of the inner solver in all.
+    pub inner: usize,
+    /// Fraction of the boundary step accepted last time (module docs).
+    frac: f64,
+}
+
+impl MklCounters {
+    /// The counters after the first α-solve `first`.
+    pub(crate) fn new(first: &AlphaStep) -> Self {
+        Self {
+            solves: 1,
+            inner: first.iterations,
+            frac: 0.25,
+        }
+    }
+}
+
 /// Minimise J over μ from `mu` with `cur` the α-step at `mu`. Returns the new μ and its
-/// α-step; `solves` counts α-solves.
-#[allow(clippy::too_many_arguments)]
+/// α-step; `count` counts the α-solves.
 pub(crate) fn minimise_mu<S: AlphaSolver>(
     solver: &mut S,
     labels: &[Vec<f64>],
     mut mu: Vec<f64>,
     mut cur: AlphaStep,
     p: &LgmmcParams,
-    solves: &mut usize,
-    inner: &mut usize,
-    frac: &mut f64,
+    count: &mut MklCounters,
 ) -> Result<(Vec<f64>, AlphaStep)> {
     let t_len = mu.len();
     for _ in 0..p.mkl_max_iter {
@@ -78,7 +98,7 @@ pub(crate) fn minimise_mu<S: AlphaSolver>(
         }
         dir[m] = -sum;
         let slope: f64 = -(0..t_len).map(|t| l[t] * dir[t]).sum::<f64>();
-        if !(slope < 0.0) {
+        if slope.is_nan() || slope >= 0.0 {
             break;
         }
         let (mut gmax, mut hit) = (f64::INFINITY, usize::MAX);
@@ -93,7 +113,7 @@ pub(crate) fn minimise_mu<S: AlphaSolver>(
         if !gmax.is_finite() {
             break;
         }
-        let mut gamma = (2.0 * *frac).min(1.0) * gmax;
+        let mut gamma = (2.0 * count.frac).min(1.0) * gmax;
         let mut accepted = false;
         for _ in 0..MAX_TRIALS {
             let mut next: Vec<f64> = (0..t_len)
@@ -112,12 +132,12 @@ pub(crate) fn minimise_mu<S: AlphaSolver>(
             let s: f64 = next.iter().sum();
             next.iter_mut().for_each(|v| *v /= s);
             let step = solver.solve(labels, &next, Some(&cur))?;
-            *solves += 1;
-            *inner += step.iterations;
+            count.solves += 1;
+            count.inner += step.iterations;
             if step.objective <= cur.objective + ARMIJO * gamma * slope {
                 mu = next;
                 cur = step;
-                *frac = gamma / gmax;
+                count.frac = gamma / gmax;
                 accepted = true;
                 break;
             }

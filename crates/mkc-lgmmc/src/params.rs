@@ -28,7 +28,7 @@ pub enum LabelRule {
     Eigenvector,
     /// Signs of the SVM decision values `f = K(α∘v)` with v the top eigenvector of M
     /// as soft labels (what the LG-MMC code vendored in felixyu/pSVM does,
-    /// `sign((α∘v)ᵀK)`; papers/README.md).
+    /// `sign((α∘v)ᵀK)`).
     Decision,
 }
 
@@ -42,8 +42,27 @@ pub enum FeatureMap {
     Sqrt,
 }
 
-/// Unchecked LG-MMC parameters (builder). Defaults: the authors' package (papers/README.md)
-/// where it has one, else ours, stated on each method.
+/// Which α-solver and which features of eq. (13) a fit uses (see [`LgmmcParams::path`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LgmmcPath {
+    /// The precomputed kernel of the set ([`mkc_core::KernelSet::one_kernel`]: the
+    /// kernel, or the equal-weight mean of several), SMO on `K + b`, eq. (13) on the
+    /// eigen-features of the centred kernel ([`FeatureMap`]).
+    Kernel,
+    /// The linear kernel `XXᵀ + b` of the set's feature matrix
+    /// ([`mkc_core::KernelSet::require_features`]), in feature space: no n x n matrix,
+    /// eq. (13) on the (centred) feature columns. The set's kernels are not read.
+    Linear,
+    /// [`LgmmcPath::Linear`] when the set has features and either no kernel or exactly
+    /// one kernel whose name ends in `linear` (the workspace's name of `XXᵀ`, so the
+    /// feature path computes the same kernel without forming it); [`LgmmcPath::Kernel`]
+    /// otherwise (default).
+    #[default]
+    Auto,
+}
+
+/// Unchecked LG-MMC parameters (builder). Defaults: the authors' released package v0.1
+/// (and its copy in felixyu/pSVM) where it has one, else ours, stated on each method.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LgmmcParams {
     pub(crate) c: f64,
@@ -56,7 +75,7 @@ pub struct LgmmcParams {
     pub(crate) solver_tol: f64,
     pub(crate) energy_tol: f64,
     pub(crate) max_rank: usize,
-    pub(crate) seed: u64,
+    pub(crate) path: LgmmcPath,
     pub(crate) label_rule: LabelRule,
     pub(crate) center: bool,
     pub(crate) feature_map: FeatureMap,
@@ -85,7 +104,7 @@ impl LgmmcParams {
             solver_tol: 1e-2,
             energy_tol: 1e-3,
             max_rank: 300,
-            seed: 0,
+            path: LgmmcPath::Auto,
             label_rule: LabelRule::Decision,
             center: true,
             feature_map: FeatureMap::Pca,
@@ -187,15 +206,15 @@ impl LgmmcParams {
         self.refine_steps = steps;
         self
     }
-    /// Seed of the coordinate order of the linear path's dual coordinate descent and of
-    /// the eigensolver's start block (results are deterministic for a given seed).
-    pub fn seed(mut self, s: u64) -> Self {
-        self.seed = s;
+    /// The kernel path or the linear feature-space path ([`LgmmcPath`], default
+    /// [`LgmmcPath::Auto`]).
+    pub fn path(mut self, p: LgmmcPath) -> Self {
+        self.path = p;
         self
     }
 }
 
-/// Checked parameters; [`Lgmmc::fit_kernel`] and [`Lgmmc::fit_linear`] run Algorithm 1.
+/// Checked LG-MMC parameters: the [`mkc_core::Clusterer`] "lgmmc" (Algorithm 1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lgmmc {
     pub(crate) p: LgmmcParams,
@@ -233,7 +252,13 @@ impl ParamGuard for LgmmcParams {
             ));
         }
         if let Some(y) = &self.initial_labels {
-            validate::binary_labels("initial labels", y)?;
+            validate::binary_labels("initial_labels", y).map_err(|e| {
+                Error::param(
+                    "initial_labels",
+                    format!("{} labels", y.len()),
+                    e.to_string(),
+                )
+            })?;
         }
         Ok(Lgmmc { p: self.clone() })
     }
@@ -259,11 +284,17 @@ impl Lgmmc {
         let Some(y) = &self.p.initial_labels else {
             return Ok(None);
         };
-        validate::len("initial labels", y.len(), n)?;
+        if y.len() != n {
+            return Err(Error::param(
+                "initial_labels",
+                format!("{} labels", y.len()),
+                format!("one label per sample: the data has n = {n}"),
+            ));
+        }
         let sum: f64 = y.iter().sum();
         if sum.abs() > beta + 1e-9 {
             return Err(Error::param(
-                "initial labels",
+                "initial_labels",
                 sum,
                 format!("1ᵀy = {sum} lies outside the balance set |1ᵀy| ≤ β = {beta}"),
             ));

@@ -8,7 +8,7 @@ use mkc_core::Result;
 /// One solution of `max_{α ∈ A} −½ αᵀ(Σ_t μ_t K∘y_t y_tᵀ + I/C)α` (eq. 3 with the
 /// label kernels of eq. 7).
 #[derive(Clone, Debug)]
-pub struct AlphaStep {
+pub(crate) struct AlphaStep {
     /// α on the simplex.
     pub alpha: Vec<f64>,
     /// The value `J(μ) = −½ αᵀQα` (≤ 0).

@@ -1,13 +1,24 @@
 //! Tests that need the crate internals: the two α-solvers against each other, and
 //! Algorithm 1 on both paths.
 
+use crate::cutting_plane::LgmmcFit;
 use crate::kernel_path::KernelSolver;
 use crate::linear_path::LinearSolver;
-use crate::params::{Balance, LgmmcParams};
+use crate::params::{Balance, Lgmmc, LgmmcParams};
 use crate::solver::AlphaSolver;
-use faer::Mat;
-use mkc_core::ParamGuard;
+use faer::{Mat, MatRef};
+use mkc_core::{ParamGuard, Result, Timings};
 use mkc_svm::CheckedKernel;
+
+/// The linear path's engine (seed 0).
+fn linear(p: &Lgmmc, x: MatRef<'_, f64>) -> Result<LgmmcFit> {
+    p.run_linear(x, 0, &mut Timings::default())
+}
+
+/// The kernel path's engine (seed 0).
+fn kernel(p: &Lgmmc, k: MatRef<'_, f64>) -> Result<LgmmcFit> {
+    p.run_kernel(k, 0, &mut Timings::default())
+}
 
 fn lcg(state: &mut u64) -> f64 {
     *state = state
@@ -98,8 +109,8 @@ fn both_paths_run_algorithm_1_identically() {
             .unwrap();
         // The kernel path searches eq. (13) on the same features as the linear path.
         let f = x.clone();
-        let a = p.fit_linear(x.as_ref()).unwrap();
-        let b = p.fit_kernel_with_features(k.as_ref(), f).unwrap();
+        let a = linear(&p, x.as_ref()).unwrap();
+        let b = p.run_kernel_with_features(k.as_ref(), f).unwrap();
         assert_eq!(a.label_vectors, b.label_vectors, "seed {seed}");
         assert_eq!(a.labels, b.labels);
         assert_eq!(a.objective_trace.len(), b.objective_trace.len());
@@ -127,7 +138,7 @@ fn cutting_plane_objective_is_monotone_and_mu_on_simplex() {
                 .max_iter(12)
                 .check()
                 .unwrap();
-            let fit = p.fit_linear(x.as_ref()).unwrap();
+            let fit = linear(&p, x.as_ref()).unwrap();
             assert!(
                 fit.objective_trace
                     .windows(2)
@@ -172,12 +183,12 @@ fn gaussian_kernel_path_clusters_two_rings_apart() {
         .balance(Balance::Fraction(0.2))
         .check()
         .unwrap();
-    let fit = p.fit_kernel(k.as_ref()).unwrap();
+    let fit = kernel(&p, k.as_ref()).unwrap();
     assert!(fit.labels[..20].iter().all(|&l| l == fit.labels[0]));
     assert!(fit.labels[20..].iter().all(|&l| l != fit.labels[0]));
     assert!(fit.feature_dim >= 1 && fit.feature_dim <= n);
     // Deterministic.
-    let again = p.fit_kernel(k.as_ref()).unwrap();
+    let again = kernel(&p, k.as_ref()).unwrap();
     assert_eq!(fit.labels, again.labels);
     assert_eq!(fit.objective_trace, again.objective_trace);
 }
@@ -283,20 +294,19 @@ fn initial_labels_start_the_working_set_and_are_validated() {
     let truth: Vec<f64> = (0..30)
         .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
         .collect();
-    let fit = LgmmcParams::new()
+    let p = LgmmcParams::new()
         .balance(Balance::Fraction(0.1))
         .initial_labels(Some(truth.clone()))
         .check()
-        .unwrap()
-        .fit_linear(x.as_ref())
         .unwrap();
+    let fit = linear(&p, x.as_ref()).unwrap();
     assert_eq!(fit.label_vectors[0], truth);
     let run = |y: Vec<f64>| {
         LgmmcParams::new()
             .balance(Balance::Fraction(0.1))
             .initial_labels(Some(y))
             .check()
-            .and_then(|p| p.fit_linear(x.as_ref()))
+            .and_then(|p| linear(&p, x.as_ref()))
     };
     assert!(run(truth[..29].to_vec()).is_err());
     let mut bad = truth.clone();
@@ -311,15 +321,76 @@ fn initial_labels_start_the_working_set_and_are_validated() {
 #[test]
 fn refined_cutting_plane_is_monotone() {
     let x = blobs(60, 4, 21);
-    let fit = LgmmcParams::new()
+    let p = LgmmcParams::new()
         .balance(Balance::Fraction(0.1))
         .refine_steps(10)
         .check()
-        .unwrap()
-        .fit_linear(x.as_ref())
         .unwrap();
+    let fit = linear(&p, x.as_ref()).unwrap();
     assert!(fit.objective_trace.windows(2).all(|w| w[1] <= w[0] + 1e-12));
     for y in &fit.label_vectors {
         assert!(y.iter().sum::<f64>().abs() <= 6.0);
+    }
+}
+
+/// The contract's `fit` is the engine of the path it picks: the linear path for
+/// features (alone, or with one kernel named `linear`), the kernel path on the mean of
+/// several kernels; same labels, trace, μ and rounds, labels 0/1, no kernel weights.
+#[test]
+fn contract_fit_equals_the_engine_on_both_paths() {
+    use mkc_core::{Clusterer, KernelSet};
+    let x = blobs(40, 3, 11);
+    let gauss = |s: f64| {
+        Mat::from_fn(40, 40, |i, j| {
+            let d2: f64 = (0..3).map(|t| (x[(i, t)] - x[(j, t)]).powi(2)).sum();
+            (-d2 / s).exp()
+        })
+    };
+    let kernels = vec![gauss(1.0), gauss(4.0)];
+    let mean = Mat::from_fn(40, 40, |i, j| {
+        0.5 * (kernels[0][(i, j)] + kernels[1][(i, j)])
+    });
+    let p = LgmmcParams::new().balance(Balance::Fraction(0.2));
+    let checked = p.check().unwrap();
+    let seed = 5;
+    let lin = [linear_kernel(&x, 0.0)];
+    let cases = [
+        (
+            KernelSet::from_features(x.as_ref()).unwrap(),
+            checked.run_linear(x.as_ref(), seed, &mut Timings::default()),
+        ),
+        (
+            KernelSet::new(&lin)
+                .unwrap()
+                .with_names(vec!["linear".into()])
+                .unwrap()
+                .with_features(x.as_ref())
+                .unwrap(),
+            checked.run_linear(x.as_ref(), seed, &mut Timings::default()),
+        ),
+        (
+            KernelSet::new(&kernels)
+                .unwrap()
+                .with_features(x.as_ref())
+                .unwrap(),
+            checked.run_kernel(mean.as_ref(), seed, &mut Timings::default()),
+        ),
+    ];
+    for (t, (data, engine)) in cases.into_iter().enumerate() {
+        let engine = engine.unwrap();
+        let fit = p.fit(&data, 2, seed).unwrap();
+        assert_eq!(fit.labels, engine.labels, "case {t}");
+        assert!(fit.labels.iter().all(|&l| l < 2));
+        assert_eq!(fit.objective, engine.objective_trace);
+        assert_eq!(fit.iterations, engine.rounds);
+        assert_eq!(fit.converged, engine.stop.converged());
+        assert_eq!(fit.diagnostics.mu, engine.mu);
+        assert_eq!(fit.diagnostics.label_vectors, engine.label_vectors);
+        assert_eq!(fit.diagnostics.linear_path, t < 2);
+        assert!(fit.kernel_weights.is_none());
+        let phases: Vec<&str> = fit.timings.phases().iter().map(|p| p.0).collect();
+        assert_eq!(phases, ["features", "violated", "mkl", "labels"]);
+        // Equal to the checked form's fit.
+        assert_eq!(checked.fit(&data, 2, seed).unwrap().labels, fit.labels);
     }
 }

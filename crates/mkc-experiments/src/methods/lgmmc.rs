@@ -2,16 +2,16 @@
 //! clustering, two clusters (`mkc-lgmmc`).
 //!
 //! One kernel at a time ([`KernelUse::Single`]): the paper reports the best over the
-//! linear kernel and Gaussian widths. `kernel-type = "auto"` (default) runs the
-//! feature-space path (no n x n matrix) when the kernel is the recipe's `linear` kernel
-//! or when the recipe builds no kernel at all (features-only recipes, e.g. MNIST), and
-//! the precomputed-kernel path otherwise; `linear` / `kernel` force one path. LG-MMC is
-//! deterministic: the seed only orders the coordinate-descent sweeps of the linear path.
+//! linear kernel and Gaussian widths. `kernel-type = "auto"` (default, `LgmmcPath::Auto`)
+//! runs the feature-space path (no n x n matrix) when the kernel is the recipe's `linear`
+//! kernel or when the recipe builds no kernel at all (features-only recipes, e.g. MNIST),
+//! and the precomputed-kernel path otherwise; `linear` / `kernel` force one path. LG-MMC
+//! is deterministic: the seed only orders the coordinate-descent sweeps of the linear path.
 
-use super::{Input, KernelUse, Method, Outcome};
+use super::{KernelUse, Method};
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{Error, ParamGuard, Result};
-use mkc_lgmmc::{Balance, FeatureMap, LabelRule, LgmmcParams};
+use mkc_core::{DynClusterer, Result};
+use mkc_lgmmc::{Balance, FeatureMap, LabelRule, LgmmcParams, LgmmcPath};
 
 /// LG-MMC adapter.
 pub struct Lgmmc;
@@ -46,30 +46,6 @@ const PARAMS: &[ParamSpec] = &[
     ),
 ];
 
-fn params_of(p: &ParamSet) -> Result<LgmmcParams> {
-    let rule = match p.str("label_rule")? {
-        "decision" => LabelRule::Decision,
-        _ => LabelRule::Eigenvector,
-    };
-    Ok(LgmmcParams::new()
-        .c(p.f64("C")?)
-        .balance(Balance::Fraction(p.f64("balance")?))
-        .bias(p.f64("bias")?)
-        .max_iter(p.usize("max_iter")?)
-        .tol(p.f64("tol")?)
-        .mkl_max_iter(p.usize("mkl_max_iter")?)
-        .mkl_tol(p.f64("tol")?)
-        .solver_tol(p.f64("solver_tol")?)
-        .label_rule(rule)
-        .refine_steps(p.usize("refine_steps")?)
-        .center(p.bool("center")?)
-        .feature_map(if p.str("features")? == "sqrt" {
-            FeatureMap::Sqrt
-        } else {
-            FeatureMap::Pca
-        }))
-}
-
 impl Method for Lgmmc {
     fn name(&self) -> &'static str {
         "lgmmc"
@@ -83,56 +59,35 @@ impl Method for Lgmmc {
     fn kernels(&self) -> KernelUse {
         KernelUse::Single
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        params_of(p)?.check().map(|_| ())
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        if input.n_clusters != 2 {
-            return Err(Error::param(
-                "n_clusters",
-                input.n_clusters,
-                "LG-MMC finds two clusters",
-            ));
-        }
-        let lg = params_of(p)?.seed(seed).check()?;
-        let linear_kernel = input
-            .kernel_names
-            .first()
-            .is_some_and(|n| n.ends_with("linear"));
-        let linear = match p.str("kernel-type")? {
-            "linear" => true,
-            "kernel" => false,
-            _ => input.kernels.is_empty() || (linear_kernel && input.features.is_some()),
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        let rule = match p.str("label_rule")? {
+            "decision" => LabelRule::Decision,
+            _ => LabelRule::Eigenvector,
         };
-        let fit = if linear {
-            let Some(x) = input.features else {
-                return Err(Error::input(
-                    "lgmmc",
-                    "kernel-type = linear needs the feature matrix",
-                ));
-            };
-            lg.fit_linear(x)?
-        } else {
-            let Some(k) = input.kernels.first() else {
-                return Err(Error::input("lgmmc", "no kernel given"));
-            };
-            lg.fit_kernel(k.as_ref())?
+        let path = match p.str("kernel-type")? {
+            "linear" => LgmmcPath::Linear,
+            "kernel" => LgmmcPath::Kernel,
+            _ => LgmmcPath::Auto,
         };
-        Ok(Outcome {
-            labels: fit.labels,
-            weights: None,
-            objective: fit.objective_trace,
-            iterations: fit.rounds,
-            diagnostics: vec![
-                ("label_vectors".into(), fit.label_vectors.len() as f64),
-                ("alpha_solves".into(), fit.alpha_solves as f64),
-                ("inner_iterations".into(), fit.inner_iterations as f64),
-                ("feature_dim".into(), fit.feature_dim as f64),
-                ("linear_path".into(), f64::from(u8::from(linear))),
-            ],
-            seconds: 0.0,
-            converged: true,
-            phases: Vec::new(),
-        })
+        let features = match p.str("features")? {
+            "sqrt" => FeatureMap::Sqrt,
+            _ => FeatureMap::Pca,
+        };
+        Ok(Box::new(
+            LgmmcParams::new()
+                .c(p.f64("C")?)
+                .balance(Balance::Fraction(p.f64("balance")?))
+                .bias(p.f64("bias")?)
+                .max_iter(p.usize("max_iter")?)
+                .tol(p.f64("tol")?)
+                .mkl_max_iter(p.usize("mkl_max_iter")?)
+                .mkl_tol(p.f64("tol")?)
+                .solver_tol(p.f64("solver_tol")?)
+                .label_rule(rule)
+                .refine_steps(p.usize("refine_steps")?)
+                .center(p.bool("center")?)
+                .feature_map(features)
+                .path(path),
+        ))
     }
 }

@@ -1,0 +1,202 @@
+//! LG-MMC through the workspace's method API: [`Lgmmc`] is the [`Clusterer`] "lgmmc".
+
+use crate::cutting_plane::{LgmmcFit, StopReason};
+use crate::features::{kernel_features, kernel_sqrt_features};
+use crate::kernel_path::KernelSolver;
+use crate::linear_path::LinearSolver;
+use crate::params::{FeatureMap, Lgmmc, LgmmcParams, LgmmcPath};
+use faer::{Mat, MatRef};
+use mkc_core::{check_binary, Clusterer, Clustering, Diagnostics, KernelSet, Result, Timings};
+use mkc_svm::CheckedKernel;
+
+/// What an LG-MMC fit learned besides the labels, and how it got there.
+///
+/// μ weights the *label kernels* `K∘ŷ_t ŷ_tᵀ` of eq. (7), not the input kernels, so it
+/// is reported here and the fit's `kernel_weights` is `None`.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct LgmmcDiagnostics {
+    /// The working set C of label vectors ŷ_t ∈ B (±1 entries), in order of generation
+    /// (one of each pair ±ŷ: both give the same label kernel, so Algorithm 1's start
+    /// `C = {ŷ, −ŷ}` is stored as `{ŷ}`).
+    pub label_vectors: Vec<Vec<f64>>,
+    /// μ on the simplex, one weight per label vector (eq. 7).
+    pub mu: Vec<f64>,
+    /// α of the last α-step, on the simplex A of eq. (7) (the dual variables of the final
+    /// SVM over `Σ_t μ_t K∘ŷ_t ŷ_tᵀ`; its support vectors have α_i > 0).
+    pub alpha: Vec<f64>,
+    /// Why Algorithm 1 stopped.
+    pub stop: StopReason,
+    /// α-solves in all (SVM solves on the kernel path, coordinate-descent runs on the
+    /// linear path).
+    pub alpha_solves: usize,
+    /// Iterations of the inner solvers in all (SMO steps on the kernel path,
+    /// coordinate-descent epochs on the linear path).
+    pub inner_iterations: usize,
+    /// Whether every α-solve met its tolerance.
+    pub solvers_converged: bool,
+    /// Relative KKT residual of eq. (7) in μ after the last round (see
+    /// [`LgmmcParams::mkl_tol`]).
+    pub mkl_residual: f64,
+    /// Number of explicit features searched by eq. (13) (the eigen-rank r on the kernel
+    /// path, the non-constant feature columns on the linear path).
+    pub feature_dim: usize,
+    /// Whether the linear feature-space path ran ([`LgmmcPath`]).
+    pub linear_path: bool,
+}
+
+impl LgmmcDiagnostics {
+    /// Number of label vectors with μ_t > 0 (the rank of `M = Σ_t μ_t ŷ_t ŷ_tᵀ`, at most).
+    pub fn mu_support(&self) -> usize {
+        self.mu.iter().filter(|&&m| m > 0.0).count()
+    }
+}
+
+impl Diagnostics for LgmmcDiagnostics {
+    /// `label_vectors` (how many), `mu_support`, `alpha_solves`, `inner_iterations`,
+    /// `feature_dim`, `linear_path` (0/1), `stop_reason` ([`StopReason::code`]),
+    /// `mkl_residual`, `solvers_converged` (0/1).
+    fn entries(&self) -> Vec<(String, f64)> {
+        vec![
+            ("label_vectors".into(), self.label_vectors.len() as f64),
+            ("mu_support".into(), self.mu_support() as f64),
+            ("alpha_solves".into(), self.alpha_solves as f64),
+            ("inner_iterations".into(), self.inner_iterations as f64),
+            ("feature_dim".into(), self.feature_dim as f64),
+            ("linear_path".into(), f64::from(u8::from(self.linear_path))),
+            ("stop_reason".into(), f64::from(self.stop.code())),
+            ("mkl_residual".into(), self.mkl_residual),
+            (
+                "solvers_converged".into(),
+                f64::from(u8::from(self.solvers_converged)),
+            ),
+        ]
+    }
+}
+
+impl Clusterer for Lgmmc {
+    type Diagnostics = LgmmcDiagnostics;
+    fn name(&self) -> &'static str {
+        "lgmmc"
+    }
+    fn validate_params(&self) -> Result<()> {
+        Ok(())
+    }
+    /// Algorithm 1 on the set's kernel (or the mean of its kernels), or on the linear
+    /// kernel of its features ([`LgmmcParams::path`]); two clusters only, labels 0/1.
+    /// The objective trace is J of eq. (7) after every round (minimised, non-increasing);
+    /// `iterations` counts the cutting-plane rounds and `converged` is false only when
+    /// the round cap stopped them. The seed orders the linear path's coordinate-descent
+    /// sweeps and starts the kernel path's eigensolver (n > 600); the result is the same
+    /// for any number of threads. Phases: "features" (eq. 13's features, or the linear
+    /// solver's data), "violated" (eqs. 13–15), "mkl" (α- and μ-steps), "labels".
+    fn fit(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<Clustering<LgmmcDiagnostics>> {
+        check_binary("LG-MMC", data, n_clusters)?;
+        let t0 = std::time::Instant::now();
+        let mut timings = Timings::default();
+        let linear = self.linear_path(data);
+        let fit = if linear {
+            let x = data.require_features("lgmmc")?;
+            self.run_linear(x, seed, &mut timings)?
+        } else {
+            let k = data.one_kernel("lgmmc")?;
+            self.run_kernel(k.as_mat(), seed, &mut timings)?
+        };
+        timings.set_wall(t0.elapsed().as_secs_f64());
+        let diag = LgmmcDiagnostics {
+            label_vectors: fit.label_vectors,
+            mu: fit.mu,
+            alpha: fit.alpha,
+            stop: fit.stop,
+            alpha_solves: fit.counters.solves,
+            inner_iterations: fit.counters.inner,
+            solvers_converged: fit.solvers_converged,
+            mkl_residual: fit.mkl_residual,
+            feature_dim: fit.feature_dim,
+            linear_path: linear,
+        };
+        Ok(Clustering::new(fit.labels, 2, diag)
+            .with_objective(fit.objective_trace)
+            .with_iterations(fit.rounds, fit.stop.converged())
+            .with_timings(timings))
+    }
+}
+
+mkc_core::clusterer_via_check!(LgmmcParams, "lgmmc");
+
+impl Lgmmc {
+    /// Whether `data` goes to the linear feature-space path ([`LgmmcPath`]).
+    fn linear_path(&self, data: &KernelSet<'_>) -> bool {
+        match self.p.path {
+            LgmmcPath::Linear => true,
+            LgmmcPath::Kernel => false,
+            LgmmcPath::Auto => {
+                data.features().is_some()
+                    && (data.is_empty() || (data.len() == 1 && data.names()[0].ends_with("linear")))
+            }
+        }
+    }
+
+    /// Algorithm 1 on a precomputed kernel `k` (validated by the kernel set). The bias b
+    /// is added to every entry for the α-steps; eq. (13) runs on the features of
+    /// [`FeatureMap`].
+    pub(crate) fn run_kernel(
+        &self,
+        k: MatRef<'_, f64>,
+        seed: u64,
+        timings: &mut Timings,
+    ) -> Result<LgmmcFit> {
+        let p = &self.p;
+        let owned;
+        let kb = if p.bias != 0.0 {
+            owned = Mat::from_fn(k.nrows(), k.ncols(), |i, j| k[(i, j)] + p.bias);
+            owned.as_ref()
+        } else {
+            k
+        };
+        let checked = CheckedKernel::new(kb)?;
+        let beta = self.beta(checked.size())?;
+        let f = timings.time("features", || match p.feature_map {
+            FeatureMap::Pca => kernel_features(k, p.energy_tol, p.max_rank, seed),
+            FeatureMap::Sqrt => kernel_sqrt_features(kb, p.energy_tol, p.max_rank, seed),
+        })?;
+        let mut solver = KernelSolver::new(checked, p.c, p.solver_tol, f);
+        self.cutting_plane(&mut solver, beta, timings)
+    }
+
+    /// Algorithm 1 with the linear kernel `K = XXᵀ + b` on the samples `x` (rows, n x d,
+    /// validated by the kernel set), in feature space (no n x n matrix); eq. (13) runs
+    /// on the columns of X.
+    pub(crate) fn run_linear(
+        &self,
+        x: MatRef<'_, f64>,
+        seed: u64,
+        timings: &mut Timings,
+    ) -> Result<LgmmcFit> {
+        let p = &self.p;
+        let beta = self.beta(x.nrows())?;
+        let mut solver = timings.time("features", || {
+            LinearSolver::new(x, p.center, p.bias, p.c, p.solver_tol, seed)
+        })?;
+        self.cutting_plane(&mut solver, beta, timings)
+    }
+
+    /// A precomputed kernel, with the features of eq. (13) given by the caller (tests:
+    /// the linear kernel with its own features, to compare both paths).
+    #[cfg(test)]
+    pub(crate) fn run_kernel_with_features(
+        &self,
+        k: MatRef<'_, f64>,
+        f: Mat<f64>,
+    ) -> Result<LgmmcFit> {
+        let checked = CheckedKernel::new(k)?;
+        let beta = self.beta(checked.size())?;
+        let mut solver = KernelSolver::new(checked, self.p.c, self.p.solver_tol, f);
+        self.cutting_plane(&mut solver, beta, &mut Timings::default())
+    }
+}
