@@ -49,6 +49,16 @@ pub fn to_bytes(m: MatRef<'_, f64>) -> Vec<u8> {
 
 /// Parse `.npy` bytes (`path` is used in error messages).
 pub fn from_bytes(data: &[u8], path: &Path) -> Result<Mat<f64>> {
+    let (hstart, hlen) = header_span(data, path)?;
+    let text = std::str::from_utf8(&data[hstart..hstart + hlen])
+        .map_err(|_| parse_err(path, "header", "header is not UTF-8 text"))?;
+    let header = Header::parse(text, path)?;
+    header.decode(&data[hstart + hlen..], path)
+}
+
+/// Check the magic string and version; returns where the header text starts and its
+/// length (checked against the bytes present).
+fn header_span(data: &[u8], path: &Path) -> Result<(usize, usize)> {
     if data.len() < 10 || &data[..6] != MAGIC {
         return Err(parse_err(
             path,
@@ -83,40 +93,107 @@ pub fn from_bytes(data: &[u8], path: &Path) -> Result<Mat<f64>> {
             format!("header claims {hlen} bytes, {} remain", data.len() - hstart),
         ));
     }
-    let header = std::str::from_utf8(&data[hstart..hstart + hlen])
-        .map_err(|_| parse_err(path, "header", "header is not UTF-8 text"))?;
-    let descr =
-        dict_value(header, "descr").ok_or_else(|| parse_err(path, "header", "no 'descr' key"))?;
-    let fortran = dict_value(header, "fortran_order")
-        .ok_or_else(|| parse_err(path, "header", "no 'fortran_order' key"))?;
-    let shape =
-        dict_value(header, "shape").ok_or_else(|| parse_err(path, "header", "no 'shape' key"))?;
-    let descr = descr.trim_matches(|c| c == '\'' || c == '"');
-    let fortran = match fortran {
-        "True" => true,
-        "False" => false,
-        other => {
+    Ok((hstart, hlen))
+}
+
+/// What the header dict says: element type, memory order and the 2-D shape.
+struct Header<'a> {
+    endian: Endian,
+    /// The dtype without its byte-order character (`f8`, `i2`, `b1`, …).
+    kind: &'a str,
+    /// Bytes per element.
+    size: usize,
+    fortran: bool,
+    rows: usize,
+    cols: usize,
+}
+
+impl<'a> Header<'a> {
+    /// Parse the Python dict literal of the header.
+    fn parse(text: &'a str, path: &Path) -> Result<Self> {
+        let key = |k: &str| {
+            dict_value(text, k).ok_or_else(|| parse_err(path, "header", format!("no '{k}' key")))
+        };
+        let descr = key("descr")?;
+        let fortran = key("fortran_order")?;
+        let shape = key("shape")?;
+        let fortran = match fortran {
+            "True" => true,
+            "False" => false,
+            other => {
+                return Err(parse_err(
+                    path,
+                    "header",
+                    format!("fortran_order = {other:?}"),
+                ))
+            }
+        };
+        let dims = parse_shape(shape)
+            .ok_or_else(|| parse_err(path, "header", format!("bad shape {shape:?}")))?;
+        let (rows, cols) = match dims.as_slice() {
+            [] => (1, 1),
+            [n] => (*n, 1),
+            [r, c] => (*r, *c),
+            _ => {
+                return Err(Error::shape(
+                    format!("{}", path.display()),
+                    "a 0-, 1- or 2-D array",
+                    format!("shape {dims:?}"),
+                ))
+            }
+        };
+        let (endian, kind, size) = dtype(descr.trim_matches(|c| c == '\'' || c == '"'), path)?;
+        Ok(Header {
+            endian,
+            kind,
+            size,
+            fortran,
+            rows,
+            cols,
+        })
+    }
+
+    /// The data after the header, which must hold exactly rows x cols elements.
+    fn decode(&self, body: &[u8], path: &Path) -> Result<Mat<f64>> {
+        let (rows, cols, kind, endian) = (self.rows, self.cols, self.kind, self.endian);
+        let count = rows
+            .checked_mul(cols)
+            .ok_or_else(|| parse_err(path, "header", "shape overflows"))?;
+        let need = count
+            .checked_mul(self.size)
+            .ok_or_else(|| parse_err(path, "header", "shape overflows"))?;
+        if body.len() != need {
             return Err(parse_err(
                 path,
-                "header",
-                format!("fortran_order = {other:?}"),
-            ))
+                "data",
+                format!(
+                    "shape ({rows}, {cols}) of {kind} needs {need} bytes, the file holds {}",
+                    body.len()
+                ),
+            ));
         }
-    };
-    let dims = parse_shape(shape)
-        .ok_or_else(|| parse_err(path, "header", format!("bad shape {shape:?}")))?;
-    let (rows, cols) = match dims.as_slice() {
-        [] => (1, 1),
-        [n] => (*n, 1),
-        [r, c] => (*r, *c),
-        _ => {
-            return Err(Error::shape(
-                format!("{}", path.display()),
-                "a 0-, 1- or 2-D array",
-                format!("shape {dims:?}"),
-            ))
-        }
-    };
+        let vals = match kind {
+            "f8" => bytes::decode(body, endian, bytes::conv_f64),
+            "f4" => bytes::decode(body, endian, bytes::conv_f32),
+            "i8" => bytes::decode(body, endian, bytes::conv_i64),
+            "u8" => bytes::decode(body, endian, bytes::conv_u64),
+            "i4" => bytes::decode(body, endian, bytes::conv_i32),
+            "u4" => bytes::decode(body, endian, bytes::conv_u32),
+            "i2" => bytes::decode(body, endian, bytes::conv_i16),
+            "u2" => bytes::decode(body, endian, bytes::conv_u16),
+            "i1" => bytes::decode(body, endian, bytes::conv_i8),
+            _ => bytes::decode(body, endian, bytes::conv_u8),
+        };
+        Ok(if self.fortran {
+            Mat::from_fn(rows, cols, |i, j| vals[i + j * rows])
+        } else {
+            Mat::from_fn(rows, cols, |i, j| vals[i * cols + j])
+        })
+    }
+}
+
+/// Byte order, kind and element size of a dtype string such as `<f8` or `|b1`.
+fn dtype<'a>(descr: &'a str, path: &Path) -> Result<(Endian, &'a str, usize)> {
     let (endian, kind) = match descr.as_bytes().first() {
         Some(b'<') | Some(b'|') | Some(b'=') => (Endian::Little, &descr[1..]),
         Some(b'>') => (Endian::Big, &descr[1..]),
@@ -135,40 +212,7 @@ pub fn from_bytes(data: &[u8], path: &Path) -> Result<Mat<f64>> {
             ))
         }
     };
-    let body = &data[hstart + hlen..];
-    let count = rows
-        .checked_mul(cols)
-        .ok_or_else(|| parse_err(path, "header", "shape overflows"))?;
-    let need = count
-        .checked_mul(size)
-        .ok_or_else(|| parse_err(path, "header", "shape overflows"))?;
-    if body.len() != need {
-        return Err(parse_err(
-            path,
-            "data",
-            format!(
-                "shape ({rows}, {cols}) of {kind} needs {need} bytes, the file holds {}",
-                body.len()
-            ),
-        ));
-    }
-    let vals = match kind {
-        "f8" => bytes::decode(body, endian, bytes::conv_f64),
-        "f4" => bytes::decode(body, endian, bytes::conv_f32),
-        "i8" => bytes::decode(body, endian, bytes::conv_i64),
-        "u8" => bytes::decode(body, endian, bytes::conv_u64),
-        "i4" => bytes::decode(body, endian, bytes::conv_i32),
-        "u4" => bytes::decode(body, endian, bytes::conv_u32),
-        "i2" => bytes::decode(body, endian, bytes::conv_i16),
-        "u2" => bytes::decode(body, endian, bytes::conv_u16),
-        "i1" => bytes::decode(body, endian, bytes::conv_i8),
-        _ => bytes::decode(body, endian, bytes::conv_u8),
-    };
-    Ok(if fortran {
-        Mat::from_fn(rows, cols, |i, j| vals[i + j * rows])
-    } else {
-        Mat::from_fn(rows, cols, |i, j| vals[i * cols + j])
-    })
+    Ok((endian, kind, size))
 }
 
 /// The raw text of `key`'s value in a Python dict literal (a string, a bool or a tuple).
@@ -208,5 +252,37 @@ mod tests {
         assert_eq!((10 + hlen) % 64, 0);
         let back = from_bytes(&b, Path::new("x.npy")).unwrap();
         assert_eq!(back, m);
+    }
+
+    #[test]
+    fn dtypes_and_header_keys() {
+        let p = Path::new("x.npy");
+        for (descr, endian, kind, size) in [
+            ("<f8", Endian::Little, "f8", 8),
+            (">i2", Endian::Big, "i2", 2),
+            ("|b1", Endian::Little, "b1", 1),
+            ("u4", Endian::Little, "u4", 4),
+        ] {
+            assert_eq!(dtype(descr, p).unwrap(), (endian, kind, size), "{descr}");
+        }
+        assert!(dtype("<c16", p).is_err());
+        let h = Header::parse(
+            "{'descr': '>u2', 'fortran_order': True, 'shape': (3,), }",
+            p,
+        )
+        .unwrap();
+        assert_eq!(
+            (h.endian, h.kind, h.size, h.fortran, h.rows, h.cols),
+            (Endian::Big, "u2", 2, true, 3, 1)
+        );
+        let e = Header::parse("{'descr': '<f8', 'shape': (3,), }", p)
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("fortran_order"), "{e}");
+        assert!(Header::parse(
+            "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 2, 3), }",
+            p
+        )
+        .is_err());
     }
 }

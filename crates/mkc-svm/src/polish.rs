@@ -67,110 +67,19 @@ pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
     s: &mut State<'_, Q>,
     max_rounds: usize,
 ) -> Polish {
-    let act = s.active.clone();
-    let na = act.len();
-    let free_pos: Vec<usize> = (0..na).filter(|&p| s.status[act[p]] == 0).collect();
-    if free_pos.len() < 2 {
+    let Some(mut p) = Active::from_state(s) else {
         return Polish::Skipped;
-    }
-    let y: Vec<f64> = s.py.clone();
-    let qd: Vec<f64> = s.pqd.clone();
-    let lo: Vec<f64> = act.iter().map(|&t| s.lo[t]).collect();
-    let up: Vec<f64> = act.iter().map(|&t| s.up[t]).collect();
-    let mut a: Vec<f64> = act.iter().map(|&t| s.alpha[t]).collect();
-    let mut g = s.pg.clone();
-    // The multiplier estimate: −ρ from the free variables (libsvm's mean of y_t G_t).
-    let mut lambda = -free_pos.iter().map(|&p| y[p] * g[p]).sum::<f64>() / free_pos.len() as f64;
-    let classify = |a: &[f64], g: &[f64], lambda: f64| -> Vec<u8> {
-        (0..na)
-            .map(|p| {
-                if lo[p] >= up[p] {
-                    return LOWER;
-                }
-                let trial = a[p] - (g[p] + lambda * y[p]) / qd[p].max(f64::MIN_POSITIVE);
-                if trial <= lo[p] {
-                    LOWER
-                } else if trial >= up[p] {
-                    UPPER
-                } else {
-                    FREE
-                }
-            })
-            .collect()
     };
-    let mut sets = classify(&a, &g, lambda);
-    let mut col = vec![0.0; na];
+    let mut sets = p.classify();
     let (mut best_diff, mut since_best) = (usize::MAX, 0);
     for _ in 0..max_rounds {
-        let f: Vec<usize> = (0..na).filter(|&p| sets[p] == FREE).collect();
-        let m = f.len();
-        if m == 0 {
+        if p.step(s.q, &sets).is_none() {
             return Polish::Failed;
         }
-        // Bounded variables move to their bound: Δ_B, and r = g_F + Q_FB Δ_B.
-        let mut delta = vec![0.0; na];
-        for p in 0..na {
-            delta[p] = match sets[p] {
-                LOWER => lo[p] - a[p],
-                UPPER => up[p] - a[p],
-                _ => 0.0,
-            };
-        }
-        let f_idx: Vec<usize> = f.iter().map(|&p| act[p]).collect();
-        let mut r: Vec<f64> = f.iter().map(|&p| g[p]).collect();
-        let mut shift = 0.0;
-        for p in 0..na {
-            if delta[p] != 0.0 {
-                s.q.column_at(act[p], &f_idx, &mut col[..m]);
-                for (ri, &c) in r.iter_mut().zip(&col[..m]) {
-                    *ri += delta[p] * c;
-                }
-                shift += y[p] * delta[p];
-            }
-        }
-        let mut q_ff = Mat::<f64>::zeros(m, m);
-        for (c, &j) in f_idx.iter().enumerate() {
-            let cm = q_ff
-                .col_mut(c)
-                .try_as_col_major_mut()
-                .expect("owned Mat is column-major");
-            s.q.column_at(j, &f_idx, cm.as_slice_mut());
-        }
-        let yf: Vec<f64> = f.iter().map(|&p| y[p]).collect();
-        let Some((dir, lam)) = solve_free(q_ff, &r, &yf, -shift) else {
-            return Polish::Failed;
-        };
-        for (k, &p) in f.iter().enumerate() {
-            delta[p] = dir[k];
-        }
-        // g += Q[:, moved] Δ on the active rows; α += Δ.
-        for p in 0..na {
-            let d = delta[p];
-            if d != 0.0 {
-                s.q.column_at(act[p], &act, &mut col);
-                for (gi, &c) in g.iter_mut().zip(&col) {
-                    *gi += d * c;
-                }
-                a[p] += d;
-            }
-        }
-        lambda = lam;
-        let next = classify(&a, &g, lambda);
+        let next = p.classify();
         let diff = next.iter().zip(&sets).filter(|(x, y)| x != y).count();
         if diff == 0 {
-            // Settled: α_F inside the box, multipliers of the bounds with the right sign.
-            for p in 0..na {
-                let t = act[p];
-                s.alpha[t] = match sets[p] {
-                    LOWER => lo[p],
-                    UPPER => up[p],
-                    _ => a[p].clamp(lo[p], up[p]),
-                };
-            }
-            s.pg.copy_from_slice(&g);
-            for (p, &t) in act.iter().enumerate() {
-                s.refresh_status_at(t, p);
-            }
+            p.commit(s, &sets);
             return Polish::Settled;
         }
         // PDAS can cycle on ill-conditioned Q: give up after STALL rounds without a
@@ -186,6 +95,157 @@ pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
         sets = next;
     }
     Polish::Failed
+}
+
+/// The problem on the active variables (indexed by position p in `act`), copied out of
+/// the SMO state: the polish works on these copies and writes back only when it settles.
+struct Active {
+    act: Vec<usize>,
+    y: Vec<f64>,
+    qd: Vec<f64>,
+    lo: Vec<f64>,
+    up: Vec<f64>,
+    a: Vec<f64>,
+    g: Vec<f64>,
+    /// Multiplier of `yᵀα = Δ`.
+    lambda: f64,
+    /// Column buffer at the active rows.
+    col: Vec<f64>,
+}
+
+impl Active {
+    /// The copies, with λ first estimated as −ρ from the free variables (libsvm's mean
+    /// of y_t G_t); `None` with fewer than two free variables.
+    fn from_state<Q: QMatrix + ?Sized>(s: &State<'_, Q>) -> Option<Self> {
+        let act = s.active.clone();
+        let free_pos: Vec<usize> = (0..act.len()).filter(|&p| s.status[act[p]] == 0).collect();
+        if free_pos.len() < 2 {
+            return None;
+        }
+        let y: Vec<f64> = s.py.clone();
+        let g = s.pg.clone();
+        let lambda = -free_pos.iter().map(|&p| y[p] * g[p]).sum::<f64>() / free_pos.len() as f64;
+        Some(Active {
+            y,
+            qd: s.pqd.clone(),
+            lo: act.iter().map(|&t| s.lo[t]).collect(),
+            up: act.iter().map(|&t| s.up[t]).collect(),
+            a: act.iter().map(|&t| s.alpha[t]).collect(),
+            g,
+            lambda,
+            col: vec![0.0; act.len()],
+            act,
+        })
+    }
+
+    /// Guess the sets (step 1 of the module docs).
+    fn classify(&self) -> Vec<u8> {
+        (0..self.act.len())
+            .map(|p| {
+                let (lo, up) = (self.lo[p], self.up[p]);
+                if lo >= up {
+                    return LOWER;
+                }
+                let w = self.g[p] + self.lambda * self.y[p];
+                let trial = self.a[p] - w / self.qd[p].max(f64::MIN_POSITIVE);
+                if trial <= lo {
+                    LOWER
+                } else if trial >= up {
+                    UPPER
+                } else {
+                    FREE
+                }
+            })
+            .collect()
+    }
+
+    /// One round for the guessed `sets` (step 2): bounded variables to their bounds,
+    /// the free ones from the reduced system; α, G and λ updated. `None` when there is
+    /// no free variable or the system cannot be solved.
+    fn step<Q: QMatrix + ?Sized>(&mut self, q: &Q, sets: &[u8]) -> Option<()> {
+        let na = self.act.len();
+        let f: Vec<usize> = (0..na).filter(|&p| sets[p] == FREE).collect();
+        if f.is_empty() {
+            return None;
+        }
+        let mut delta: Vec<f64> = (0..na)
+            .map(|p| match sets[p] {
+                LOWER => self.lo[p] - self.a[p],
+                UPPER => self.up[p] - self.a[p],
+                _ => 0.0,
+            })
+            .collect();
+        let (q_ff, r, shift) = self.reduced_system(q, &f, &delta);
+        let yf: Vec<f64> = f.iter().map(|&p| self.y[p]).collect();
+        let (dir, lam) = solve_free(q_ff, &r, &yf, -shift)?;
+        for (k, &p) in f.iter().enumerate() {
+            delta[p] = dir[k];
+        }
+        self.apply(q, &delta);
+        self.lambda = lam;
+        Some(())
+    }
+
+    /// `Q_FF`, `r = g_F + Q_FB Δ_B` and `y_Bᵀ Δ_B` for the free positions `f` and the
+    /// bound moves `delta` (zero on `f`).
+    fn reduced_system<Q: QMatrix + ?Sized>(
+        &mut self,
+        q: &Q,
+        f: &[usize],
+        delta: &[f64],
+    ) -> (Mat<f64>, Vec<f64>, f64) {
+        let m = f.len();
+        let f_idx: Vec<usize> = f.iter().map(|&p| self.act[p]).collect();
+        let mut r: Vec<f64> = f.iter().map(|&p| self.g[p]).collect();
+        let mut shift = 0.0;
+        for (p, &d) in delta.iter().enumerate() {
+            if d != 0.0 {
+                q.column_at(self.act[p], &f_idx, &mut self.col[..m]);
+                for (ri, &c) in r.iter_mut().zip(&self.col[..m]) {
+                    *ri += d * c;
+                }
+                shift += self.y[p] * d;
+            }
+        }
+        let mut q_ff = Mat::<f64>::zeros(m, m);
+        for (c, &j) in f_idx.iter().enumerate() {
+            let cm = q_ff
+                .col_mut(c)
+                .try_as_col_major_mut()
+                .expect("owned Mat is column-major");
+            q.column_at(j, &f_idx, cm.as_slice_mut());
+        }
+        (q_ff, r, shift)
+    }
+
+    /// α += Δ and G += Q[:, moved] Δ on the active rows.
+    fn apply<Q: QMatrix + ?Sized>(&mut self, q: &Q, delta: &[f64]) {
+        for (p, &d) in delta.iter().enumerate() {
+            if d != 0.0 {
+                q.column_at(self.act[p], &self.act, &mut self.col);
+                for (gi, &c) in self.g.iter_mut().zip(&self.col) {
+                    *gi += d * c;
+                }
+                self.a[p] += d;
+            }
+        }
+    }
+
+    /// Write the settled point back (step 3): α_F inside the box, the bounded α on
+    /// their bounds, the packed gradient, and the statuses.
+    fn commit<Q: QMatrix + ?Sized>(&self, s: &mut State<'_, Q>, sets: &[u8]) {
+        for (p, &t) in self.act.iter().enumerate() {
+            s.alpha[t] = match sets[p] {
+                LOWER => self.lo[p],
+                UPPER => self.up[p],
+                _ => self.a[p].clamp(self.lo[p], self.up[p]),
+            };
+        }
+        s.pg.copy_from_slice(&self.g);
+        for (p, &t) in self.act.iter().enumerate() {
+            s.refresh_status_at(t, p);
+        }
+    }
 }
 
 /// `Δ_F = −Q_FF⁻¹(r + λ y_F)` with `y_Fᵀ Δ_F = target`; returns Δ_F and λ.

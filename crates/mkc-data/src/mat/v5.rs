@@ -251,6 +251,26 @@ fn product(cur: &Cursor<'_>, dims: &[usize]) -> Result<usize> {
     element_count(dims).ok_or_else(|| cur.err(format!("dimensions {dims:?} overflow")))
 }
 
+/// The array flags, dimensions and name that open every `miMATRIX` body.
+struct ArrayHeader {
+    class_id: u8,
+    complex: bool,
+    logical: bool,
+    dims: Vec<usize>,
+    name: String,
+}
+
+impl ArrayHeader {
+    /// `s` prefixed with the variable's name (when it has one), for error messages.
+    fn ctx(&self, s: &str) -> String {
+        if self.name.is_empty() {
+            s.to_string()
+        } else {
+            format!("`{}` {s}", self.name)
+        }
+    }
+}
+
 /// Parse the body of an `miMATRIX` element; returns (name, value).
 fn read_matrix(cur: &mut Cursor<'_>, depth: usize) -> Result<(String, MatArray)> {
     if depth > MAX_DEPTH {
@@ -260,6 +280,22 @@ fn read_matrix(cur: &mut Cursor<'_>, depth: usize) -> Result<(String, MatArray)>
         // an empty miMATRIX: MATLAB writes these for [] inside cells
         return Ok((String::new(), MatArray::empty()));
     }
+    let h = read_array_header(cur)?;
+    let value = match h.class_id {
+        CLASS_CELL => read_cell(cur, &h, depth)?,
+        CLASS_STRUCT => read_struct(cur, h.dims.clone(), depth, &h.ctx("struct"))?,
+        CLASS_CHAR => read_char(cur, &h)?,
+        CLASS_SPARSE => read_sparse(cur, &h.dims, h.logical, h.complex, &h.ctx("sparse"))?,
+        id => match MatClass::from_id(id) {
+            Some(class) => read_numeric(cur, class, &h)?,
+            None => MatArray::Unsupported { class_id: id },
+        },
+    };
+    Ok((h.name, value))
+}
+
+/// Array flags (class, complex and logical bits), dimensions (at least 2) and name.
+fn read_array_header(cur: &mut Cursor<'_>) -> Result<ArrayHeader> {
     let (ty, flags) = read_element(cur, "array flags")?;
     if ty != MI_UINT32 || flags.len() != 8 {
         return Err(cur.err(format!(
@@ -267,15 +303,11 @@ fn read_matrix(cur: &mut Cursor<'_>, depth: usize) -> Result<(String, MatArray)>
             flags.len()
         )));
     }
-    let word = |b: &[u8]| match cur.endian {
+    let b = &flags[0..4];
+    let flag_word = match cur.endian {
         Endian::Little => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
         Endian::Big => u32::from_be_bytes([b[0], b[1], b[2], b[3]]),
     };
-    let flag_word = word(&flags[0..4]);
-    let class_id = (flag_word & 0xff) as u8;
-    let complex = flag_word & 0x0800 != 0;
-    let logical = flag_word & 0x0200 != 0;
-
     let (dty, ddata) = read_element(cur, "dimensions")?;
     let dims = decode_indices(cur, dty, ddata, "dimensions")?;
     if dims.len() < 2 {
@@ -288,95 +320,96 @@ fn read_matrix(cur: &mut Cursor<'_>, depth: usize) -> Result<(String, MatArray)>
     if !matches!(nty, MI_INT8 | MI_UINT8 | MI_UTF8) {
         return Err(cur.err(format!("array name: unexpected data type {nty}")));
     }
-    let name = String::from_utf8_lossy(ndata)
-        .trim_end_matches('\0')
-        .to_string();
-    let ctx = |s: &str| {
-        if name.is_empty() {
-            s.to_string()
-        } else {
-            format!("`{name}` {s}")
-        }
-    };
+    Ok(ArrayHeader {
+        class_id: (flag_word & 0xff) as u8,
+        complex: flag_word & 0x0800 != 0,
+        logical: flag_word & 0x0200 != 0,
+        dims,
+        name: String::from_utf8_lossy(ndata)
+            .trim_end_matches('\0')
+            .to_string(),
+    })
+}
 
-    let value = match class_id {
-        CLASS_CELL => {
-            let count = product(cur, &dims)?;
-            let mut items = Vec::with_capacity(count.min(cur.remaining() / 8));
-            for k in 0..count {
-                let start = cur.offset();
-                let (ety, body) = read_element(cur, &ctx(&format!("cell element {k}")))?;
-                if ety != MI_MATRIX {
-                    return Err(cur.err(ctx(&format!(
-                        "cell element {k}: expected miMATRIX, found type {ety}"
-                    ))));
-                }
-                let mut sub = Cursor::with_base(body, cur.endian, cur.path(), start + 8);
-                items.push(read_matrix(&mut sub, depth + 1)?.1);
-            }
-            MatArray::Cell { dims, items }
-        }
-        CLASS_STRUCT => read_struct(cur, dims, depth, &ctx("struct"))?,
-        CLASS_CHAR => {
-            let (cty, cdata) = if cur.is_empty() {
-                (MI_UTF8, &[][..])
-            } else {
-                read_element(cur, &ctx("char data"))?
-            };
-            let chars: Vec<char> = match cty {
-                MI_UTF8 | MI_INT8 | MI_UINT8 => String::from_utf8_lossy(cdata).chars().collect(),
-                MI_UINT16 | MI_UTF16 | MI_INT16 => utf16_chars(
-                    decode_numeric(cur, cty, cdata, "char data")?
-                        .into_iter()
-                        .map(|v| v as u16),
-                ),
-                MI_UINT32 | MI_UTF32 | MI_INT32 => decode_numeric(cur, cty, cdata, "char data")?
-                    .into_iter()
-                    .map(|v| char::from_u32(v as u32).unwrap_or(char::REPLACEMENT_CHARACTER))
-                    .collect(),
-                other => {
-                    return Err(cur.err(ctx(&format!("char data: unexpected data type {other}"))))
-                }
-            };
-            MatArray::char_array(dims, &chars)
-        }
-        CLASS_SPARSE => read_sparse(cur, &dims, logical, complex, &ctx("sparse"))?,
-        id => match MatClass::from_id(id) {
-            Some(class) => {
-                let count = product(cur, &dims)?;
-                let (rty, rdata) = read_element(cur, &ctx("real part"))?;
-                let real = decode_numeric(cur, rty, rdata, &ctx("real part"))?;
-                if real.len() != count {
-                    return Err(cur.err(ctx(&format!(
-                        "real part has {} values, dimensions {dims:?} need {count}",
-                        real.len()
-                    ))));
-                }
-                let imag = if complex {
-                    let (ity, idata) = read_element(cur, &ctx("imaginary part"))?;
-                    let im = decode_numeric(cur, ity, idata, &ctx("imaginary part"))?;
-                    if im.len() != count {
-                        return Err(cur.err(ctx(&format!(
-                            "imaginary part has {} values, need {count}",
-                            im.len()
-                        ))));
-                    }
-                    Some(im)
-                } else {
-                    None
-                };
-                MatArray::Numeric {
-                    class,
-                    logical,
-                    dims,
-                    real,
-                    imag,
-                }
-            }
-            None => MatArray::Unsupported { class_id: id },
-        },
+/// One nested `miMATRIX` element (a cell element or a struct field value).
+fn read_child(cur: &mut Cursor<'_>, depth: usize, what: &str) -> Result<MatArray> {
+    let start = cur.offset();
+    let (ety, body) = read_element(cur, what)?;
+    if ety != MI_MATRIX {
+        return Err(cur.err(format!("{what}: expected miMATRIX, found type {ety}")));
+    }
+    let mut sub = Cursor::with_base(body, cur.endian, cur.path(), start + 8);
+    Ok(read_matrix(&mut sub, depth + 1)?.1)
+}
+
+fn read_cell(cur: &mut Cursor<'_>, h: &ArrayHeader, depth: usize) -> Result<MatArray> {
+    let count = product(cur, &h.dims)?;
+    let mut items = Vec::with_capacity(count.min(cur.remaining() / 8));
+    for k in 0..count {
+        items.push(read_child(
+            cur,
+            depth,
+            &h.ctx(&format!("cell element {k}")),
+        )?);
+    }
+    Ok(MatArray::Cell {
+        dims: h.dims.clone(),
+        items,
+    })
+}
+
+/// Char data as UTF-8 (or 8-bit), UTF-16 or UTF-32 code units; absent for `''`.
+fn read_char(cur: &mut Cursor<'_>, h: &ArrayHeader) -> Result<MatArray> {
+    let (cty, cdata) = if cur.is_empty() {
+        (MI_UTF8, &[][..])
+    } else {
+        read_element(cur, &h.ctx("char data"))?
     };
-    Ok((name, value))
+    let chars: Vec<char> = match cty {
+        MI_UTF8 | MI_INT8 | MI_UINT8 => String::from_utf8_lossy(cdata).chars().collect(),
+        MI_UINT16 | MI_UTF16 | MI_INT16 => utf16_chars(
+            decode_numeric(cur, cty, cdata, "char data")?
+                .into_iter()
+                .map(|v| v as u16),
+        ),
+        MI_UINT32 | MI_UTF32 | MI_INT32 => decode_numeric(cur, cty, cdata, "char data")?
+            .into_iter()
+            .map(|v| char::from_u32(v as u32).unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect(),
+        other => return Err(cur.err(h.ctx(&format!("char data: unexpected data type {other}")))),
+    };
+    Ok(MatArray::char_array(h.dims.clone(), &chars))
+}
+
+/// A dense numeric array: the real part and, for complex arrays, the imaginary part,
+/// each with exactly as many values as the dimensions say.
+fn read_numeric(cur: &mut Cursor<'_>, class: MatClass, h: &ArrayHeader) -> Result<MatArray> {
+    let count = product(cur, &h.dims)?;
+    let mut part = |what: &str| -> Result<Vec<f64>> {
+        let (ty, data) = read_element(cur, &h.ctx(what))?;
+        let values = decode_numeric(cur, ty, data, &h.ctx(what))?;
+        if values.len() != count {
+            return Err(cur.err(h.ctx(&format!(
+                "{what} has {} values, dimensions {:?} need {count}",
+                values.len(),
+                h.dims
+            ))));
+        }
+        Ok(values)
+    };
+    let real = part("real part")?;
+    let imag = if h.complex {
+        Some(part("imaginary part")?)
+    } else {
+        None
+    };
+    Ok(MatArray::Numeric {
+        class,
+        logical: h.logical,
+        dims: h.dims.clone(),
+        real,
+        imag,
+    })
 }
 
 fn read_struct(
@@ -414,15 +447,8 @@ fn read_struct(
     let count = if fields.is_empty() { 0 } else { count };
     for k in 0..count {
         for (f, field) in fields.iter_mut().enumerate() {
-            let start = cur.offset();
-            let (ety, body) = read_element(cur, &format!("{what} element {k} field {f}"))?;
-            if ety != MI_MATRIX {
-                return Err(cur.err(format!(
-                    "{what} element {k}: expected miMATRIX, found type {ety}"
-                )));
-            }
-            let mut sub = Cursor::with_base(body, cur.endian, cur.path(), start + 8);
-            field.1.push(read_matrix(&mut sub, depth + 1)?.1);
+            let child = read_child(cur, depth, &format!("{what} element {k} field {f}"))?;
+            field.1.push(child);
         }
     }
     Ok(MatArray::Struct { dims, fields })

@@ -23,7 +23,6 @@ use super::{sign_normalize, EigenInfo, EigenMethod, EigenOptions, EigenPairs, Sy
 use faer::reborrow::*;
 use faer::{Accum, Mat, MatRef, Par};
 use mkc_core::{Error, Result};
-use rand::Rng as _;
 
 /// Sizes chosen for one solve.
 #[derive(Clone, Copy, Debug)]
@@ -56,6 +55,24 @@ impl Plan {
     }
 }
 
+/// The Krylov basis V (n x mmax, first `cur` columns in use), W = A V and H = VᵀW
+/// (kept exactly symmetric), with a scratch block for the products of a restart.
+struct Basis {
+    v: Mat<f64>,
+    w: Mat<f64>,
+    h: Mat<f64>,
+    scratch: Mat<f64>,
+    cur: usize,
+}
+
+/// Counters of one solve.
+#[derive(Default)]
+struct Counts {
+    steps: usize,
+    matvecs: usize,
+    restarts: usize,
+}
+
 pub(crate) fn solve(
     op: &dyn SymOperator,
     k: usize,
@@ -68,13 +85,102 @@ pub(crate) fn solve(
     let par = Par::rayon(0);
     let mmax = plan.mmax;
     let mut rng = mkc_core::seed::rng(o.seed);
-    let mut v = Mat::<f64>::zeros(n, mmax);
-    let mut w = Mat::<f64>::zeros(n, mmax);
-    let mut h = Mat::<f64>::zeros(mmax, mmax);
-    let mut scratch = Mat::<f64>::zeros(n, mmax);
+    let mut basis = Basis::new(n, mmax);
+    let (mut x, mut refs) = first_block(n, plan.b, start, &mut rng);
+    orthonormalize_against(basis.v.as_ref().subcols(0, 0), x.as_mut(), &refs, &mut rng)?;
 
-    // first block: the caller's basis (warm start) completed by random columns
-    let width = start.map_or(plan.b, |s| s.ncols().max(plan.b));
+    let mut counts = Counts::default();
+    let mut anorm = 0.0f64;
+    loop {
+        let wb = x.ncols();
+        basis.extend(op, &x, par)?;
+        counts.steps += 1;
+        counts.matvecs += wb;
+        let cur = basis.cur;
+        let mut z;
+        (z, refs) = basis.continuation(wb);
+
+        if cur < k {
+            // fewer basis vectors than wanted pairs (cold start with b < k): keep expanding
+            orthonormalize_against(
+                basis.v.as_ref().subcols(0, cur),
+                z.as_mut(),
+                &refs,
+                &mut rng,
+            )?;
+            x = z;
+            continue;
+        }
+
+        // Rayleigh–Ritz
+        let (theta, y) = sym_evd_unchecked(basis.h.as_ref().submatrix(0, 0, cur, cur))?;
+        let y = y.as_ref();
+        anorm = anorm.max(theta[0].abs()).max(theta[cur - 1].abs());
+        let thresh = o.tol * anorm;
+        let order: Vec<usize> = match which {
+            Which::Top => (0..cur).rev().collect(),
+            Which::Bottom => (0..cur).collect(),
+        };
+        let wanted = &order[..k];
+
+        let last_est = residual_estimate(z.as_ref(), y, wanted, cur);
+        if last_est <= thresh {
+            if let Some((values, vectors, res)) =
+                basis.explicit_check(y, &theta, wanted, thresh, anorm)
+            {
+                return Ok(EigenPairs {
+                    values,
+                    vectors,
+                    info: EigenInfo {
+                        method: EigenMethod::BlockLanczos,
+                        iterations: counts.steps,
+                        matvecs: counts.matvecs,
+                        max_residual: Some(res),
+                        fell_back: false,
+                    },
+                });
+            }
+        }
+
+        // thick restart when the next block does not fit
+        if cur + wb > mmax {
+            counts.restarts += 1;
+            if counts.restarts > o.max_iter {
+                return Err(Error::NotConverged {
+                    what: "block Lanczos eigensolver".into(),
+                    iterations: counts.steps,
+                    residual: if anorm > 0.0 {
+                        last_est / anorm
+                    } else {
+                        last_est
+                    },
+                    tolerance: o.tol,
+                });
+            }
+            let keep = plan.keep.min(mmax - wb).min(cur).max(k);
+            basis.restart(y, &theta, &order[..keep]);
+        }
+
+        let cur = basis.cur;
+        orthonormalize_against(
+            basis.v.as_ref().subcols(0, cur),
+            z.as_mut(),
+            &refs,
+            &mut rng,
+        )?;
+        x = z;
+    }
+}
+
+/// The first block: the caller's basis (warm start) completed by random columns, with
+/// the reference norms its orthonormalisation measures breakdown against.
+fn first_block(
+    n: usize,
+    b: usize,
+    start: Option<MatRef<'_, f64>>,
+    rng: &mut impl rand::Rng,
+) -> (Mat<f64>, Vec<f64>) {
+    let width = start.map_or(b, |s| s.ncols().max(b));
     let mut x = Mat::<f64>::from_fn(n, width, |_, _| rng.random::<f64>() - 0.5);
     let mut refs: Vec<f64> = (0..width).map(|j| x.col(j).norm_l2()).collect();
     if let Some(s) = start {
@@ -83,23 +189,43 @@ pub(crate) fn solve(
             *r = s.col(j).norm_l2().max(f64::MIN_POSITIVE);
         }
     }
-    orthonormalize_against(v.as_ref().subcols(0, 0), x.as_mut(), &refs, &mut rng)?;
+    (x, refs)
+}
 
-    let mut cur = 0usize;
-    let (mut steps, mut matvecs, mut restarts) = (0usize, 0usize, 0usize);
-    let mut anorm = 0.0f64;
-    let mut last_est;
-    loop {
-        let wb = x.ncols();
+/// max over the wanted Ritz pairs of ‖Z ŷ_i‖, ŷ_i the rows of y_i belonging to the
+/// newest block (Z has as many columns as that block).
+fn residual_estimate(z: MatRef<'_, f64>, y: MatRef<'_, f64>, wanted: &[usize], cur: usize) -> f64 {
+    let (n, wb, k) = (z.nrows(), z.ncols(), wanted.len());
+    let ylast = Mat::from_fn(wb, k, |r, c| y[(cur - wb + r, wanted[c])]);
+    let mut est = Mat::<f64>::zeros(n, k);
+    matmul_rows(est.as_mut(), Accum::Replace, z, ylast.as_ref(), 1.0);
+    (0..k).map(|c| est.col(c).norm_l2()).fold(0.0f64, f64::max)
+}
+
+impl Basis {
+    fn new(n: usize, mmax: usize) -> Self {
+        Basis {
+            v: Mat::zeros(n, mmax),
+            w: Mat::zeros(n, mmax),
+            h: Mat::zeros(mmax, mmax),
+            scratch: Mat::zeros(n, mmax),
+            cur: 0,
+        }
+    }
+
+    /// Append the orthonormal block `x`: V gains x, W gains A x, H gains the block
+    /// column Vᵀ(A x) (mirrored, the new diagonal block symmetrised). A non-finite
+    /// projected entry is a numerical error.
+    fn extend(&mut self, op: &dyn SymOperator, x: &Mat<f64>, par: Par) -> Result<()> {
+        let (cur, wb) = (self.cur, x.ncols());
         let end = cur + wb;
-        v.as_mut().subcols_mut(cur, wb).copy_from(&x);
-        op.apply(x.as_ref(), w.as_mut().subcols_mut(cur, wb), par);
-        steps += 1;
-        matvecs += wb;
+        self.v.as_mut().subcols_mut(cur, wb).copy_from(x);
+        op.apply(x.as_ref(), self.w.as_mut().subcols_mut(cur, wb), par);
+        let h = &mut self.h;
         matmul_tn(
             h.as_mut().submatrix_mut(0, cur, end, wb),
-            v.as_ref().subcols(0, end),
-            w.as_ref().subcols(cur, wb),
+            self.v.as_ref().subcols(0, end),
+            self.w.as_ref().subcols(cur, wb),
         );
         for j in cur..end {
             for i in 0..cur {
@@ -120,164 +246,94 @@ pub(crate) fn solve(
                 format!("operator produced a non-finite product (projected entry {bad:?})"),
             ));
         }
-        cur = end;
+        self.cur = end;
+        Ok(())
+    }
 
-        // continuation block Z = W_new − V H_new (first Gram–Schmidt pass) and its scales
-        let mut z = w.as_ref().subcols(cur - wb, wb).to_owned();
-        refs = (0..wb).map(|j| z.col(j).norm_l2()).collect();
+    /// The continuation block Z = W_new − V H_new (first Gram–Schmidt pass) of the
+    /// newest `wb` columns, and the norms of W_new's columns (its scales).
+    fn continuation(&self, wb: usize) -> (Mat<f64>, Vec<f64>) {
+        let cur = self.cur;
+        let mut z = self.w.as_ref().subcols(cur - wb, wb).to_owned();
+        let refs = (0..wb).map(|j| z.col(j).norm_l2()).collect();
         matmul_rows(
             z.as_mut(),
             Accum::Add,
-            v.as_ref().subcols(0, cur),
-            h.as_ref().submatrix(0, cur - wb, cur, wb),
+            self.v.as_ref().subcols(0, cur),
+            self.h.as_ref().submatrix(0, cur - wb, cur, wb),
             -1.0,
         );
+        (z, refs)
+    }
 
-        if cur < k {
-            // fewer basis vectors than wanted pairs (cold start with b < k): keep expanding
-            orthonormalize_against(v.as_ref().subcols(0, cur), z.as_mut(), &refs, &mut rng)?;
-            x = z;
-            continue;
+    /// Thick restart: keep the Ritz vectors of the columns `kept` of y
+    /// (V ← V Y_kept, W ← W Y_kept, H ← diag(θ_kept)).
+    fn restart(&mut self, y: MatRef<'_, f64>, theta: &[f64], kept: &[usize]) {
+        let (cur, keep) = (self.cur, kept.len());
+        let yk = Mat::from_fn(cur, keep, |r, c| y[(r, kept[c])]);
+        for m in [&mut self.v, &mut self.w] {
+            matmul_rows(
+                self.scratch.as_mut().subcols_mut(0, keep),
+                Accum::Replace,
+                m.as_ref().subcols(0, cur),
+                yk.as_ref(),
+                1.0,
+            );
+            m.as_mut()
+                .subcols_mut(0, keep)
+                .copy_from(self.scratch.as_ref().subcols(0, keep));
         }
+        self.h.as_mut().submatrix_mut(0, 0, keep, keep).fill(0.0);
+        for (i, &c) in kept.iter().enumerate() {
+            self.h[(i, i)] = theta[c];
+        }
+        self.cur = keep;
+    }
 
-        // Rayleigh–Ritz
-        let (theta, y) = sym_evd_unchecked(h.as_ref().submatrix(0, 0, cur, cur))?;
-        let y = y.as_ref();
-        anorm = anorm.max(theta[0].abs()).max(theta[cur - 1].abs());
-        let thresh = o.tol * anorm;
-        let order: Vec<usize> = match which {
-            Which::Top => (0..cur).rev().collect(),
-            Which::Bottom => (0..cur).collect(),
-        };
-        let wanted = &order[..k];
-
-        // residual estimates from the continuation block
-        let ylast = Mat::from_fn(wb, k, |r, c| y[(cur - wb + r, wanted[c])]);
-        let mut est = Mat::<f64>::zeros(n, k);
+    /// Explicit residuals ‖W y_i − θ_i V y_i‖ of the wanted Ritz pairs; the pairs
+    /// (values, sign-normalised vectors, largest residual relative to `anorm`) when all
+    /// pass `thresh`, else None.
+    fn explicit_check(
+        &mut self,
+        y: MatRef<'_, f64>,
+        theta: &[f64],
+        wanted: &[usize],
+        thresh: f64,
+        anorm: f64,
+    ) -> Option<(Vec<f64>, Mat<f64>, f64)> {
+        let (k, cur) = (wanted.len(), self.cur);
+        let n = self.v.nrows();
+        let yk = Mat::from_fn(cur, k, |r, c| y[(r, wanted[c])]);
+        let mut u = Mat::<f64>::zeros(n, k);
         matmul_rows(
-            est.as_mut(),
+            u.as_mut(),
             Accum::Replace,
-            z.as_ref(),
-            ylast.as_ref(),
+            self.v.as_ref().subcols(0, cur),
+            yk.as_ref(),
             1.0,
         );
-        let est_max = (0..k).map(|c| est.col(c).norm_l2()).fold(0.0f64, f64::max);
-        last_est = est_max;
-        if est_max <= thresh {
-            if let Some(p) =
-                explicit_check(&v, &w, y, &theta, wanted, cur, thresh, anorm, &mut scratch)
-            {
-                let (values, vectors, res) = p;
-                return Ok(EigenPairs {
-                    values,
-                    vectors,
-                    info: EigenInfo {
-                        method: EigenMethod::BlockLanczos,
-                        iterations: steps,
-                        matvecs,
-                        max_residual: Some(res),
-                        fell_back: false,
-                    },
-                });
-            }
+        let mut au = self.scratch.as_mut().subcols_mut(0, k);
+        matmul_rows(
+            au.rb_mut(),
+            Accum::Replace,
+            self.w.as_ref().subcols(0, cur),
+            yk.as_ref(),
+            1.0,
+        );
+        let mut worst = 0.0f64;
+        for (c, &i) in wanted.iter().enumerate() {
+            let t = theta[i];
+            let r: f64 = (0..n)
+                .map(|r| (au[(r, c)] - t * u[(r, c)]).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            worst = worst.max(r);
         }
-
-        // thick restart when the next block does not fit
-        if cur + wb > mmax {
-            restarts += 1;
-            if restarts > o.max_iter {
-                return Err(Error::NotConverged {
-                    what: "block Lanczos eigensolver".into(),
-                    iterations: steps,
-                    residual: if anorm > 0.0 {
-                        last_est / anorm
-                    } else {
-                        last_est
-                    },
-                    tolerance: o.tol,
-                });
-            }
-            let keep = plan.keep.min(mmax - wb).min(cur).max(k);
-            let yk = Mat::from_fn(cur, keep, |r, c| y[(r, order[c])]);
-            let kept: Vec<f64> = (0..keep).map(|c| theta[order[c]]).collect();
-            matmul_rows(
-                scratch.as_mut().subcols_mut(0, keep),
-                Accum::Replace,
-                v.as_ref().subcols(0, cur),
-                yk.as_ref(),
-                1.0,
-            );
-            v.as_mut()
-                .subcols_mut(0, keep)
-                .copy_from(scratch.as_ref().subcols(0, keep));
-            matmul_rows(
-                scratch.as_mut().subcols_mut(0, keep),
-                Accum::Replace,
-                w.as_ref().subcols(0, cur),
-                yk.as_ref(),
-                1.0,
-            );
-            w.as_mut()
-                .subcols_mut(0, keep)
-                .copy_from(scratch.as_ref().subcols(0, keep));
-            h.as_mut().submatrix_mut(0, 0, keep, keep).fill(0.0);
-            for (i, t) in kept.iter().enumerate() {
-                h[(i, i)] = *t;
-            }
-            cur = keep;
+        if worst > thresh {
+            return None;
         }
-
-        orthonormalize_against(v.as_ref().subcols(0, cur), z.as_mut(), &refs, &mut rng)?;
-        x = z;
+        sign_normalize(u.as_mut());
+        let values = wanted.iter().map(|&i| theta[i]).collect();
+        Some((values, u, if anorm > 0.0 { worst / anorm } else { worst }))
     }
-}
-
-/// Explicit residuals ‖W y_i − θ_i V y_i‖ of the wanted Ritz pairs; the pairs when all
-/// pass `thresh`, else None.
-#[allow(clippy::too_many_arguments)]
-fn explicit_check(
-    v: &Mat<f64>,
-    w: &Mat<f64>,
-    y: MatRef<'_, f64>,
-    theta: &[f64],
-    wanted: &[usize],
-    cur: usize,
-    thresh: f64,
-    anorm: f64,
-    scratch: &mut Mat<f64>,
-) -> Option<(Vec<f64>, Mat<f64>, f64)> {
-    let k = wanted.len();
-    let n = v.nrows();
-    let yk = Mat::from_fn(cur, k, |r, c| y[(r, wanted[c])]);
-    let mut u = Mat::<f64>::zeros(n, k);
-    matmul_rows(
-        u.as_mut(),
-        Accum::Replace,
-        v.as_ref().subcols(0, cur),
-        yk.as_ref(),
-        1.0,
-    );
-    let mut au = scratch.as_mut().subcols_mut(0, k);
-    matmul_rows(
-        au.rb_mut(),
-        Accum::Replace,
-        w.as_ref().subcols(0, cur),
-        yk.as_ref(),
-        1.0,
-    );
-    let mut worst = 0.0f64;
-    for (c, &i) in wanted.iter().enumerate() {
-        let t = theta[i];
-        let r: f64 = (0..n)
-            .map(|r| (au[(r, c)] - t * u[(r, c)]).powi(2))
-            .sum::<f64>()
-            .sqrt();
-        worst = worst.max(r);
-    }
-    if worst > thresh {
-        return None;
-    }
-    sign_normalize(u.as_mut());
-    let values = wanted.iter().map(|&i| theta[i]).collect();
-    Some((values, u, if anorm > 0.0 { worst / anorm } else { worst }))
 }
