@@ -8,7 +8,7 @@
 //! For p = ∞ the buffer holds the uniform sum `Σ_v K_v`.
 
 use faer::{Mat, MatRef};
-use mkc_core::{Error, Result};
+use mkc_core::{check_n_clusters, Error, KernelSet, Result};
 
 /// The composite kernel buffer.
 #[derive(Debug, Clone)]
@@ -24,6 +24,19 @@ impl Composite {
             buf: Mat::zeros(n, n),
             coeffs: vec![0.0; n_views],
         }
+    }
+
+    /// The views of a multiple kernel method (every kernel of the set; an
+    /// [`Error::InvalidInput`] naming `method` when the set holds features only), with the
+    /// number of clusters checked, and a buffer for their composite kernel.
+    pub(crate) fn for_set<'s, 'a>(
+        data: &'s KernelSet<'a>,
+        method: &str,
+        n_clusters: usize,
+    ) -> Result<(&'s [MatRef<'a, f64>], Self)> {
+        let kernels = data.require_kernels(method)?;
+        check_n_clusters(data, n_clusters, 1)?;
+        Ok((kernels, Self::new(data.n(), kernels.len())))
     }
 
     /// Recompute the buffer for weights `w` and exponent `p` (eq. 4, Algorithm 1 line 5).

@@ -3,154 +3,240 @@
 //! the objective (5)/(6) changes by less than ε; then optionally refine with kernel k-means on
 //! the final composite kernel (Sect. 3.2).
 //!
-//! The algorithm is deterministic (greedy initialisation, no restarts), so it takes no seed.
+//! The algorithm is deterministic (greedy initialisation, no restarts): the seed of
+//! [`Clusterer::fit`] is ignored and [`Clusterer::fit_restarts`] fits once for all seeds.
 //!
 //! Choices made here (the paper is silent):
 //! * the objective compared in line 9 is `Ẽ(t)`, eq. (6) with the weights `w(t−1)` used to build
 //!   `K̃(t)` and the partition returned by k-medoids in line 7; the test is relative (see
-//!   [`GumklParams`](crate::GumklParams));
+//!   [`GumklParams`]);
 //! * when the loop stops, the returned weights are `w(t)` from line 8 (Algorithm 1's output);
 //!   when it hits `max_iter` the last iterate is returned with `converged = false`;
 //! * the refinement runs kernel k-means on `Σ_v w_v(t)^p K_v` started from GUMKL's partition,
 //!   until the labels stop changing (or `inner_max_iter`).
 
 use faer::MatRef;
-use mkc_core::{validate, Error, Fit, Result};
+use mkc_core::{
+    Clusterer, Clustering, Diagnostics, KernelSet, KernelWeights, Result, Timings, WeightConstraint,
+};
 
 use crate::composite::{self, Composite};
-use crate::inner;
-use crate::params::GumklChecked;
+use crate::inner::{self, MedoidStep};
+use crate::params::GumklParams;
 use crate::weights;
+
+/// GUMKL with checked parameters (from [`GumklParams`] through
+/// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through [`Clusterer`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gumkl {
+    pub(crate) p: GumklParams,
+}
+
+impl Gumkl {
+    /// The exponent p (possibly `+∞`).
+    pub fn p(&self) -> f64 {
+        self.p.outer.p
+    }
+}
 
 /// The kernel k-means refinement of a GUMKL run.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Refinement {
-    /// Labels after kernel k-means (equal to [`GumklFit::labels`]).
-    pub labels: Vec<usize>,
     /// Kernel k-means objective `Σ_v w_v^p D_v` of the refined partition (sum of squared
     /// distances to the cluster means in the composite feature space).
     pub objective: f64,
     /// Kernel k-means iterations.
-    pub n_iter: usize,
+    pub iterations: usize,
 }
 
-/// Result of [`GumklChecked::fit`].
+/// Diagnostics of GUMKL ([`Clustering::diagnostics`]); the run record lists `converged`,
+/// and with refinement `refine_iterations` and `refined_objective`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct GumklFit {
-    /// Final cluster labels `0..M`: the refined ones when refinement is on, else GUMKL's.
-    pub labels: Vec<usize>,
-    /// GUMKL's own partition (k-medoids at the last iteration).
+#[non_exhaustive]
+pub struct GumklDiagnostics {
+    /// GUMKL's own partition (k-medoids at the last iteration); the result's labels are the
+    /// refined ones when refinement is on.
     pub medoid_labels: Vec<usize>,
     /// Medoid indices `l_k` of GUMKL's partition.
     pub medoids: Vec<usize>,
-    /// Final weights `w_v` (on the simplex; uniform for p = ∞).
-    pub weights: Vec<f64>,
     /// Per-view within-cluster variances `E_v` of GUMKL's final partition (eq. 6).
     pub view_objectives: Vec<f64>,
-    /// `Ẽ(t)`, eq. (6) after the cluster update of each iteration (the quantity of line 9).
-    pub objective_trace: Vec<f64>,
-    /// eq. (6) after the weight update of each iteration (≤ the entry of `objective_trace`).
-    pub updated_objective_trace: Vec<f64>,
+    /// eq. (6) after the weight update of each iteration (≤ the entry of the objective
+    /// trace; empty for p = ∞).
+    pub updated_objective: Vec<f64>,
     /// `w(0)` (uniform) followed by the weights after each update.
     pub weights_trace: Vec<Vec<f64>>,
-    /// Outer iterations run.
-    pub n_iter: usize,
-    /// Whether the relative objective change fell below ε (always true for p = ∞).
+    /// Whether the relative objective change fell below ε (always true for p = ∞); the same
+    /// as [`Clustering::converged`], kept here for the run records.
     pub converged: bool,
     /// The kernel k-means refinement, when requested.
     pub refinement: Option<Refinement>,
 }
 
-impl GumklFit {
-    /// The final objective `Ẽ(t)` (eq. 6, last iteration).
-    pub fn objective(&self) -> f64 {
-        self.objective_trace.last().copied().unwrap_or(f64::NAN)
+impl Diagnostics for GumklDiagnostics {
+    fn entries(&self) -> Vec<(String, f64)> {
+        let mut e = vec![("converged".to_string(), f64::from(u8::from(self.converged)))];
+        if let Some(r) = &self.refinement {
+            e.push(("refine_iterations".into(), r.iterations as f64));
+            e.push(("refined_objective".into(), r.objective));
+        }
+        e
     }
 }
 
-impl GumklChecked {
-    /// Run Algorithm 1 on the base kernels `K_v` (each n x n, symmetric, finite).
-    pub fn fit(&self, kernels: &[MatRef<'_, f64>]) -> Result<GumklFit> {
-        let n = validate::kernels("GUMKL kernels", kernels)?;
-        validate::n_clusters(self.n_clusters, n, 1)?;
-        let (m, p) = (self.n_clusters, self.p);
-        let n_views = kernels.len();
+/// What the alternation of Algorithm 1 ends with.
+struct Alternation {
+    step: MedoidStep,
+    weights: Vec<f64>,
+    diag: GumklDiagnostics,
+    trace: Vec<f64>,
+}
 
-        let mut w = vec![1.0 / n_views as f64; n_views]; // line 2
-        let mut comp = Composite::new(n, n_views);
-        let mut weights_trace = vec![w.clone()];
-        let mut objective_trace = Vec::new();
-        let mut updated_objective_trace = Vec::new();
-        let mut converged = false;
+impl Gumkl {
+    /// Algorithm 1, lines 2–10, on validated kernels.
+    fn alternate(
+        &self,
+        kernels: &[MatRef<'_, f64>],
+        comp: &mut Composite,
+        m: usize,
+        t: &mut Timings,
+    ) -> Result<Alternation> {
+        let outer = &self.p.outer;
+        let p = outer.p;
+        let mut w = vec![1.0 / kernels.len() as f64; kernels.len()]; // line 2
+        let mut diag = GumklDiagnostics {
+            medoid_labels: Vec::new(),
+            medoids: Vec::new(),
+            view_objectives: Vec::new(),
+            updated_objective: Vec::new(),
+            weights_trace: vec![w.clone()],
+            converged: false,
+            refinement: None,
+        };
+        let mut trace: Vec<f64> = Vec::new();
         let mut step = None;
-        let mut e_v = Vec::new();
-
-        for _ in 0..self.max_iter {
-            comp.update(kernels, &w, p)?; // line 5
-            let s = inner::greedy_then_kmedoids(comp.kernel(), m, self.inner_max_iter)?; // lines 6–7
-            e_v = composite::medoid_view_objectives(kernels, &s.labels, &s.medoids)?;
+        for _ in 0..outer.max_iter {
+            t.time("composite", || comp.update(kernels, &w, p))?; // line 5
+            let s = t.time("kmedoids", || {
+                inner::greedy_then_kmedoids(comp.kernel(), m, outer.inner_max_iter)
+                // lines 6–7
+            })?;
+            let e_v = t.time("weights", || {
+                composite::medoid_view_objectives(kernels, &s.labels, &s.medoids)
+            })?;
             let obj = weights::weighted_objective(&w, &e_v, p);
+            diag.view_objectives = e_v;
             step = Some(s);
             if p == f64::INFINITY {
                 // Baseline (ii): one iteration, no weight update.
-                objective_trace.push(obj);
-                converged = true;
+                trace.push(obj);
+                diag.converged = true;
                 break;
             }
-            weights::optimal_weights(&e_v, p, &mut w)?; // line 8
-            updated_objective_trace.push(weights::weighted_objective(&w, &e_v, p));
-            weights_trace.push(w.clone());
-            let prev = objective_trace.last().copied();
-            objective_trace.push(obj);
-            if let Some(prev) = prev {
-                if (obj - prev).abs() <= self.tol * prev.abs() {
-                    converged = true; // line 9
-                    break;
-                }
+            t.time("weights", || {
+                weights::optimal_weights(&diag.view_objectives, p, &mut w) // line 8
+            })?;
+            diag.updated_objective
+                .push(weights::weighted_objective(&w, &diag.view_objectives, p));
+            diag.weights_trace.push(w.clone());
+            let prev = trace.last().copied();
+            trace.push(obj);
+            if outer.settled(prev, obj) {
+                diag.converged = true; // line 9
+                break;
             }
         }
-        let step = step.ok_or_else(|| Error::param("max_iter", 0, "must be at least 1"))?;
+        // max_iter ≥ 1 is checked with the parameters, so the loop ran at least once.
+        let step =
+            step.ok_or_else(|| mkc_core::Error::param("max_iter", 0, "must be at least 1"))?;
+        Ok(Alternation {
+            step,
+            weights: w,
+            diag,
+            trace,
+        })
+    }
 
-        let refinement = if self.refine {
-            comp.update(kernels, &w, p)?;
+    /// Sect. 3.2: kernel k-means on the final composite kernel from GUMKL's partition.
+    fn refine(
+        &self,
+        kernels: &[MatRef<'_, f64>],
+        comp: &mut Composite,
+        a: &Alternation,
+        m: usize,
+        t: &mut Timings,
+    ) -> Result<(Vec<usize>, Refinement)> {
+        let p = self.p.outer.p;
+        t.time("composite", || comp.update(kernels, &a.weights, p))?;
+        t.time("kmeans", || {
             let r = inner::kernel_kmeans_from(
                 comp.kernel(),
-                &step.labels,
+                &a.step.labels,
                 m,
-                self.inner_max_iter,
+                self.p.outer.inner_max_iter,
                 0.0,
             )?;
             let d_v = composite::mean_view_objectives(kernels, &r.labels, m)?;
-            Some(Refinement {
-                objective: weights::weighted_objective(&w, &d_v, p),
-                labels: r.labels,
-                n_iter: r.n_iter,
-            })
-        } else {
-            None
-        };
-
-        Ok(GumklFit {
-            labels: refinement
-                .as_ref()
-                .map_or_else(|| step.labels.clone(), |r| r.labels.clone()),
-            medoid_labels: step.labels,
-            medoids: step.medoids,
-            weights: w,
-            view_objectives: e_v,
-            n_iter: objective_trace.len(),
-            objective_trace,
-            updated_objective_trace,
-            weights_trace,
-            converged,
-            refinement,
+            let refinement = Refinement {
+                objective: weights::weighted_objective(&a.weights, &d_v, p),
+                iterations: r.n_iter,
+            };
+            Ok((r.labels, refinement))
         })
     }
 }
 
-impl<'a> Fit<[MatRef<'a, f64>]> for GumklChecked {
-    type Output = GumklFit;
-    fn fit(&self, kernels: &[MatRef<'a, f64>]) -> Result<GumklFit> {
-        GumklChecked::fit(self, kernels)
+impl Clusterer for Gumkl {
+    type Diagnostics = GumklDiagnostics;
+    fn name(&self) -> &'static str {
+        "gumkl"
+    }
+    fn validate_params(&self) -> Result<()> {
+        Ok(())
+    }
+    /// Algorithm 1 on every kernel of the set (a multiple kernel method: kernels required,
+    /// features unused), then the refinement when requested; the seed is ignored.
+    ///
+    /// Result: the refined labels (else GUMKL's), the weights `w(t)` on the simplex
+    /// (uniform for p = ∞), the objective trace `Ẽ(t)` (eq. 6, minimised) after the cluster
+    /// update of each iteration — the quantity of line 9 — the number of iterations and
+    /// whether line 9's test was met. Phases: "composite" (eq. 4), "kmedoids" (eqs. 3, 2),
+    /// "weights" (eqs. 6–8), "kmeans" (the refinement).
+    fn fit(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        _seed: u64,
+    ) -> Result<Clustering<GumklDiagnostics>> {
+        let (kernels, mut comp) = Composite::for_set(data, "GUMKL", n_clusters)?;
+        let mut t = Timings::default();
+        let mut a = self.alternate(kernels, &mut comp, n_clusters, &mut t)?;
+        let labels = if self.p.refine {
+            let (labels, r) = self.refine(kernels, &mut comp, &a, n_clusters, &mut t)?;
+            a.diag.refinement = Some(r);
+            labels
+        } else {
+            a.step.labels.clone()
+        };
+        a.diag.medoid_labels = a.step.labels;
+        a.diag.medoids = a.step.medoids;
+        let (iterations, converged) = (a.trace.len(), a.diag.converged);
+        Ok(Clustering::new(labels, n_clusters, a.diag)
+            .with_weights(KernelWeights::new(a.weights, WeightConstraint::Simplex))
+            .with_objective(a.trace)
+            .with_iterations(iterations, converged)
+            .with_timings(t))
+    }
+    /// Deterministic: one fit, copied for every seed ([`mkc_kmeans::seed_free_restarts`]).
+    fn fit_restarts(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seeds: &[u64],
+    ) -> Vec<Result<Clustering<GumklDiagnostics>>> {
+        mkc_kmeans::seed_free_restarts(self, data, n_clusters, seeds)
     }
 }
+
+mkc_core::clusterer_via_check!(GumklParams, "gumkl");

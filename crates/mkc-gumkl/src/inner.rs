@@ -32,8 +32,6 @@ pub(crate) fn greedy_then_kmedoids(
 /// Result of one kernel k-means run.
 pub(crate) struct MeansStep {
     pub labels: Vec<usize>,
-    /// Sum of squared feature-space distances to the cluster means.
-    pub objective: f64,
     pub n_iter: usize,
 }
 
@@ -54,7 +52,6 @@ pub(crate) fn kernel_kmeans_from(
         .fit_kernel(k, m, 0)?;
     Ok(MeansStep {
         labels: fit.labels,
-        objective: fit.objective,
         n_iter: fit.n_iter,
     })
 }

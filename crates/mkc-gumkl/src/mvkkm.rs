@@ -1,10 +1,12 @@
-//! MVKKM, multi-view kernel k-means (Tzortzis & Likas, ICDM 2012), on GUMKL's machinery.
+//! MVKKM, multi-view kernel k-means (Tzortzis & Likas, "Kernel-based weighted multi-view
+//! clustering", ICDM 2012), on GUMKL's machinery.
 //!
 //! Same composite kernel `Σ_v w_v^p K_v` and the same closed-form weights as GUMKL's eq. (7)/(8),
 //! with the per-view kernel k-means objective `D_v = tr(K_v) − tr(Yᵀ K_v Y)` (cluster *means*)
 //! in place of GUMKL's medoid objective `E_v`. Following the authors' code:
-//! * the weights start uniform and the partition starts from global kernel k-means on the
-//!   uniform combination ([`MvkkmInit`](crate::MvkkmInit));
+//! * the weights start uniform and the partition starts from global kernel k-means
+//!   ([`mkc_kmeans::GlobalKernelKMeans`]) on the uniform combination
+//!   ([`MvkkmInit`]);
 //! * each iteration runs kernel k-means on the composite kernel started from the previous
 //!   partition, computes `D_v` and the objective `Σ_v w_v^p D_v`, stops when
 //!   `|1 − obj(t)/obj(t−1)| < tol` (1e-4), and otherwise updates the weights, setting weights
@@ -16,122 +18,186 @@
 //!
 //! Because kernel k-means starts from the previous partition and the weights minimise the
 //! objective for fixed clusters, the objective never increases (up to the weight floor).
+//! MVKKM is deterministic: the seed is ignored and restarts fit once.
 
 use faer::MatRef;
-use mkc_core::{validate, Error, Fit, Result};
+use mkc_core::{
+    validate, Clusterer, Clustering, Diagnostics, Error, KernelSet, KernelWeights, ParamGuard,
+    Result, Timings, WeightConstraint,
+};
+use mkc_kmeans::GlobalKernelKMeansParams;
 
 use crate::composite::{self, Composite};
-use crate::global::global_kernel_kmeans;
 use crate::inner;
-use crate::params::{MvkkmChecked, MvkkmInit};
+use crate::params::{MvkkmInit, MvkkmParams};
 use crate::weights;
 
 /// Relative tolerance of each kernel k-means run (the authors' `Weighted_Kernel_K_Means`).
 pub const INNER_TOL: f64 = 1e-4;
 
-/// Result of [`MvkkmChecked::fit`].
+/// MVKKM with checked parameters (from [`MvkkmParams`] through [`ParamGuard::check`]);
+/// fits through [`Clusterer`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct MvkkmFit {
-    /// Final labels `0..M`.
-    pub labels: Vec<usize>,
+pub struct Mvkkm {
+    pub(crate) p: MvkkmParams,
+}
+
+impl Mvkkm {
+    /// The exponent p (possibly `+∞`).
+    pub fn p(&self) -> f64 {
+        self.p.outer.p
+    }
+}
+
+/// Diagnostics of MVKKM ([`Clustering::diagnostics`]); the run record lists `converged`.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct MvkkmDiagnostics {
     /// The initial partition (global kernel k-means or the given labels).
     pub init_labels: Vec<usize>,
-    /// Weights of the composite kernel that produced `labels`.
-    pub weights: Vec<f64>,
-    /// Per-view kernel k-means objectives `D_v` of `labels`.
+    /// Per-view kernel k-means objectives `D_v` of the returned labels.
     pub view_objectives: Vec<f64>,
-    /// `Σ_v w_v^p D_v` after the kernel k-means step of each iteration (non-increasing).
-    pub objective_trace: Vec<f64>,
-    /// `w(0)` (uniform) followed by the weights after each update.
+    /// `w(0)` (uniform) followed by the weights after each update that was used.
     pub weights_trace: Vec<Vec<f64>>,
-    /// Outer iterations run.
-    pub n_iter: usize,
-    /// Whether the relative objective change fell below the tolerance.
+    /// Whether the relative objective change fell below the tolerance; the same as
+    /// [`Clustering::converged`], kept here for the run records.
     pub converged: bool,
 }
 
-impl MvkkmFit {
-    /// The final objective `Σ_v w_v^p D_v`.
-    pub fn objective(&self) -> f64 {
-        self.objective_trace.last().copied().unwrap_or(f64::NAN)
+impl Diagnostics for MvkkmDiagnostics {
+    fn entries(&self) -> Vec<(String, f64)> {
+        vec![("converged".to_string(), f64::from(u8::from(self.converged)))]
     }
 }
 
-impl MvkkmChecked {
-    /// Run MVKKM on the base kernels `K_v` (each n x n, symmetric, finite).
-    pub fn fit(&self, kernels: &[MatRef<'_, f64>]) -> Result<MvkkmFit> {
-        let n = validate::kernels("MVKKM kernels", kernels)?;
-        validate::n_clusters(self.n_clusters, n, 1)?;
-        let (m, p) = (self.n_clusters, self.p);
-        let n_views = kernels.len();
-        let mut w = vec![1.0 / n_views as f64; n_views];
-        let mut comp = Composite::new(n, n_views);
-
-        let init_labels = match &self.init {
+impl Mvkkm {
+    /// The initial partition: the given labels (checked against n and the number of
+    /// clusters) or global kernel k-means on the uniform sum of the kernels.
+    fn initial_labels(
+        &self,
+        kernels: &[MatRef<'_, f64>],
+        comp: &mut Composite,
+        m: usize,
+    ) -> Result<Vec<usize>> {
+        let n = comp.kernel().nrows();
+        let fast = match &self.p.init {
             MvkkmInit::Labels(l) => {
                 validate::len("MVKKM initial labels", l.len(), n)?;
-                l.clone()
+                if let Some(i) = l.iter().position(|&c| c >= m) {
+                    return Err(Error::input(
+                        "MVKKM initial labels",
+                        format!("label {} at index {i} is not below n_clusters = {m}", l[i]),
+                    ));
+                }
+                return Ok(l.clone());
             }
-            init => {
-                comp.update(kernels, &w, f64::INFINITY)?;
-                let fast = matches!(init, MvkkmInit::FastGlobalKernelKMeans);
-                global_kernel_kmeans(comp.kernel(), m, fast, self.inner_max_iter)?
-            }
+            MvkkmInit::GlobalKernelKMeans => false,
+            MvkkmInit::FastGlobalKernelKMeans => true,
         };
+        let uniform = vec![1.0 / kernels.len() as f64; kernels.len()];
+        comp.update(kernels, &uniform, f64::INFINITY)?;
+        let global = GlobalKernelKMeansParams::new()
+            .fast(fast)
+            .max_iter(self.p.outer.inner_max_iter)
+            .tol(INNER_TOL)
+            .check()?
+            .fit_kernel(comp.kernel(), m)?;
+        Ok(global.labels)
+    }
+}
+
+impl Clusterer for Mvkkm {
+    type Diagnostics = MvkkmDiagnostics;
+    fn name(&self) -> &'static str {
+        "mvkkm"
+    }
+    fn validate_params(&self) -> Result<()> {
+        Ok(())
+    }
+    /// MVKKM on every kernel of the set (a multiple kernel method: kernels required,
+    /// features unused); the seed is ignored.
+    ///
+    /// Result: the labels, the weights of the composite kernel that produced them (on the
+    /// simplex), the objective trace `Σ_v w_v^p D_v` (minimised, non-increasing) after the
+    /// kernel k-means step of each iteration, the number of iterations and whether the
+    /// tolerance was met. Phases: "init" (global kernel k-means), "composite", "kmeans",
+    /// "weights" (`D_v` and the weight update).
+    fn fit(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        _seed: u64,
+    ) -> Result<Clustering<MvkkmDiagnostics>> {
+        let (kernels, mut comp) = Composite::for_set(data, "MVKKM", n_clusters)?;
+        let (m, outer) = (n_clusters, &self.p.outer);
+        let p = outer.p;
+        let mut t = Timings::default();
+        let mut w = vec![1.0 / kernels.len() as f64; kernels.len()];
+        let init_labels = t.time("init", || self.initial_labels(kernels, &mut comp, m))?;
 
         let mut labels = init_labels.clone();
         let mut weights_trace = vec![w.clone()];
-        let mut objective_trace: Vec<f64> = Vec::new();
+        let mut trace: Vec<f64> = Vec::new();
         let mut view_objectives = Vec::new();
         let mut converged = false;
-        for _ in 0..self.max_iter {
-            comp.update(kernels, &w, p)?;
-            labels = inner::kernel_kmeans_from(
-                comp.kernel(),
-                &labels,
-                m,
-                self.inner_max_iter,
-                INNER_TOL,
-            )?
-            .labels;
-            view_objectives = composite::mean_view_objectives(kernels, &labels, m)?;
+        for _ in 0..outer.max_iter {
+            t.time("composite", || comp.update(kernels, &w, p))?;
+            labels = t
+                .time("kmeans", || {
+                    inner::kernel_kmeans_from(
+                        comp.kernel(),
+                        &labels,
+                        m,
+                        outer.inner_max_iter,
+                        INNER_TOL,
+                    )
+                })?
+                .labels;
+            view_objectives = t.time("weights", || {
+                composite::mean_view_objectives(kernels, &labels, m)
+            })?;
             let obj = weights::weighted_objective(&w, &view_objectives, p);
-            let prev = objective_trace.last().copied();
-            objective_trace.push(obj);
-            let small_change = prev.is_some_and(|prev| (obj - prev).abs() <= self.tol * prev.abs());
-            if p == f64::INFINITY || small_change {
+            let prev = trace.last().copied();
+            trace.push(obj);
+            if p == f64::INFINITY || outer.settled(prev, obj) {
                 converged = true;
                 break;
             }
-            weights::optimal_weights(&view_objectives, p, &mut w)?;
-            weights::prune_small(&mut w, self.weight_floor);
+            t.time("weights", || {
+                weights::optimal_weights(&view_objectives, p, &mut w)?;
+                weights::prune_small(&mut w, self.p.weight_floor);
+                Ok::<(), Error>(())
+            })?;
             weights_trace.push(w.clone());
-        }
-        if objective_trace.is_empty() {
-            return Err(Error::param("max_iter", 0, "must be at least 1"));
         }
         // When max_iter is hit right after a weight update, report the weights that produced
         // `labels`, not the unused update.
-        if !converged && weights_trace.len() > objective_trace.len() {
+        if !converged && weights_trace.len() > trace.len() {
             weights_trace.pop();
             w = weights_trace.last().cloned().unwrap_or(w);
         }
-        Ok(MvkkmFit {
-            labels,
+        let iterations = trace.len();
+        let diag = MvkkmDiagnostics {
             init_labels,
-            weights: w,
             view_objectives,
-            n_iter: objective_trace.len(),
-            objective_trace,
             weights_trace,
             converged,
-        })
+        };
+        Ok(Clustering::new(labels, n_clusters, diag)
+            .with_weights(KernelWeights::new(w, WeightConstraint::Simplex))
+            .with_objective(trace)
+            .with_iterations(iterations, converged)
+            .with_timings(t))
+    }
+    /// Deterministic: one fit, copied for every seed ([`mkc_kmeans::seed_free_restarts`]).
+    fn fit_restarts(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seeds: &[u64],
+    ) -> Vec<Result<Clustering<MvkkmDiagnostics>>> {
+        mkc_kmeans::seed_free_restarts(self, data, n_clusters, seeds)
     }
 }
 
-impl<'a> Fit<[MatRef<'a, f64>]> for MvkkmChecked {
-    type Output = MvkkmFit;
-    fn fit(&self, kernels: &[MatRef<'a, f64>]) -> Result<MvkkmFit> {
-        MvkkmChecked::fit(self, kernels)
-    }
-}
+mkc_core::clusterer_via_check!(MvkkmParams, "mvkkm");

@@ -1,5 +1,8 @@
-//! Hyperparameters of GUMKL and MVKKM: builders checked once into a valid form
-//! ([`ParamGuard`]).
+//! Hyperparameters of GUMKL and MVKKM: unchecked builders ([`GumklParams`], [`MvkkmParams`])
+//! checked once into the method types [`Gumkl`] and [`Mvkkm`]
+//! ([`ParamGuard`]). Neither holds a number of clusters or a seed: the number of clusters is
+//! given to [`Clusterer::fit`](mkc_core::Clusterer::fit), and both methods are deterministic
+//! (the seed is ignored).
 //!
 //! Choices the papers leave open are fixed here and documented on each field:
 //!
@@ -14,7 +17,10 @@
 //! * **p = ∞** is accepted and means the paper's uniform-sum baseline: uniform weights, a single
 //!   iteration of Algorithm 1 without a weight update.
 
-use mkc_core::{mkc_ensure, Error, ParamGuard, Result};
+use mkc_core::{mkc_ensure, ParamGuard, Result};
+
+use crate::gumkl::Gumkl;
+use crate::mvkkm::Mvkkm;
 
 /// Default relative tolerance ε on the objective change (GUMKL and MVKKM).
 pub const DEFAULT_TOL: f64 = 1e-4;
@@ -24,6 +30,9 @@ pub const DEFAULT_MAX_ITER: usize = 100;
 pub const DEFAULT_INNER_MAX_ITER: usize = 300;
 /// MVKKM's weight floor: weights below it are set to 0 and the rest renormalised (authors' code).
 pub const MVKKM_WEIGHT_FLOOR: f64 = 1e-5;
+/// Default exponent p of both methods: the middle of the range [2.5, 3.5] where the GUMKL
+/// paper usually found the best NMI (the MVKKM code has no default).
+pub const DEFAULT_P: f64 = 3.0;
 
 /// Check the exponent `p` of eq. (4): `p ≥ 1`, finite or `+∞` (uniform sum).
 pub(crate) fn check_p(p: f64) -> Result<()> {
@@ -36,74 +45,104 @@ pub(crate) fn check_p(p: f64) -> Result<()> {
     Ok(())
 }
 
-fn check_common(
-    n_clusters: usize,
-    p: f64,
-    tol: f64,
-    max_iter: usize,
-    inner_max_iter: usize,
-) -> Result<()> {
-    mkc_ensure!(n_clusters >= 1, param "n_clusters", n_clusters, "must be at least 1");
-    check_p(p)?;
-    mkc_core::validate::non_negative("tol", tol)?;
-    mkc_ensure!(max_iter >= 1, param "max_iter", max_iter, "must be at least 1");
-    mkc_ensure!(inner_max_iter >= 1, param "inner_max_iter", inner_max_iter, "must be at least 1");
-    Ok(())
-}
-
-/// Parameters of GUMKL (Algorithm 1). Build with [`GumklParams::new`], then [`ParamGuard::check`].
+/// The settings of the alternation GUMKL and MVKKM share: the exponent p of the composite
+/// kernel `Σ_v w_v^p K_v`, the stopping rule of the outer loop and the cap of each inner
+/// clustering run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct GumklParams {
-    n_clusters: usize,
-    p: f64,
-    tol: f64,
-    max_iter: usize,
-    inner_max_iter: usize,
-    refine: bool,
+pub(crate) struct Outer {
+    pub(crate) p: f64,
+    pub(crate) tol: f64,
+    pub(crate) max_iter: usize,
+    pub(crate) inner_max_iter: usize,
 }
 
-impl GumklParams {
-    /// `M = n_clusters` clusters, p = 3 (the middle of the range [2.5, 3.5] where the paper
-    /// usually found the best NMI), ε = 1e-4 (relative), 100 iterations, refinement on.
-    pub fn new(n_clusters: usize) -> Self {
+impl Default for Outer {
+    fn default() -> Self {
         Self {
-            n_clusters,
-            p: 3.0,
+            p: DEFAULT_P,
             tol: DEFAULT_TOL,
             max_iter: DEFAULT_MAX_ITER,
             inner_max_iter: DEFAULT_INNER_MAX_ITER,
+        }
+    }
+}
+
+impl Outer {
+    fn check(&self) -> Result<()> {
+        check_p(self.p)?;
+        mkc_core::validate::non_negative("tol", self.tol)?;
+        mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        mkc_ensure!(self.inner_max_iter >= 1, param "inner_max_iter", self.inner_max_iter, "must be at least 1");
+        Ok(())
+    }
+
+    /// Whether the outer loop stops at `obj` after `prev`: relative change at most `tol`.
+    pub(crate) fn settled(&self, prev: Option<f64>, obj: f64) -> bool {
+        prev.is_some_and(|prev| (obj - prev).abs() <= self.tol * prev.abs())
+    }
+}
+
+/// The setters of [`Outer`] on a builder holding it as `outer` (one copy for both methods).
+macro_rules! outer_setters {
+    () => {
+        /// Exponent p ≥ 1 of the composite kernel `Σ_v w_v^p K_v` (eq. 4); `f64::INFINITY`
+        /// gives the uniform-sum baseline (one iteration, no weight update).
+        pub fn p(mut self, p: f64) -> Self {
+            self.outer.p = p;
+            self
+        }
+        /// Relative tolerance ε on the change of the objective between outer iterations
+        /// (GUMKL's Algorithm 1, line 9), ≥ 0.
+        pub fn tol(mut self, tol: f64) -> Self {
+            self.outer.tol = tol;
+            self
+        }
+        /// Maximum number of outer iterations (≥ 1).
+        pub fn max_iter(mut self, max_iter: usize) -> Self {
+            self.outer.max_iter = max_iter;
+            self
+        }
+        /// Maximum number of iterations of each inner run (k-medoids, kernel k-means, and the
+        /// kernel k-means runs of MVKKM's global kernel k-means start), ≥ 1.
+        pub fn inner_max_iter(mut self, inner_max_iter: usize) -> Self {
+            self.outer.inner_max_iter = inner_max_iter;
+            self
+        }
+    };
+}
+
+/// Parameters of GUMKL (Algorithm 1); [`ParamGuard::check`] gives the method, [`Gumkl`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct GumklParams {
+    pub(crate) outer: Outer,
+    pub(crate) refine: bool,
+}
+
+impl Default for GumklParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl GumklParams {
+    /// p = 3 (the middle of the range [2.5, 3.5] where the paper usually found the best NMI),
+    /// ε = 1e-4 (relative), 100 iterations, refinement on.
+    pub fn new() -> Self {
+        Self {
+            outer: Outer::default(),
             refine: true,
         }
     }
     /// Baseline (i) of the paper: the best single view, i.e. GUMKL with p = 1 (eq. 8).
-    pub fn best_single_view(n_clusters: usize) -> Self {
-        Self::new(n_clusters).p(1.0)
+    pub fn best_single_view() -> Self {
+        Self::new().p(1.0)
     }
     /// Baseline (ii) of the paper: the uniform sum of the kernels (p → ∞), one iteration of
     /// Algorithm 1 without a weight update.
-    pub fn uniform(n_clusters: usize) -> Self {
-        Self::new(n_clusters).p(f64::INFINITY)
+    pub fn uniform() -> Self {
+        Self::new().p(f64::INFINITY)
     }
-    /// Exponent p ≥ 1 of eq. (4); `f64::INFINITY` gives the uniform-sum baseline.
-    pub fn p(mut self, p: f64) -> Self {
-        self.p = p;
-        self
-    }
-    /// Relative tolerance ε on the change of the objective (Algorithm 1, line 9).
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
-    }
-    /// Maximum number of outer iterations of Algorithm 1.
-    pub fn max_iter(mut self, max_iter: usize) -> Self {
-        self.max_iter = max_iter;
-        self
-    }
-    /// Maximum number of iterations of each k-medoids run and of the refining kernel k-means.
-    pub fn inner_max_iter(mut self, inner_max_iter: usize) -> Self {
-        self.inner_max_iter = inner_max_iter;
-        self
-    }
+    outer_setters!();
     /// Refine the result with kernel k-means on the final composite kernel (Sect. 3.2).
     pub fn refine(mut self, refine: bool) -> Self {
         self.refine = refine;
@@ -111,46 +150,11 @@ impl GumklParams {
     }
 }
 
-/// Checked GUMKL parameters; run with [`GumklChecked::fit`](crate::GumklChecked::fit).
-#[derive(Debug, Clone, PartialEq)]
-pub struct GumklChecked {
-    pub(crate) n_clusters: usize,
-    pub(crate) p: f64,
-    pub(crate) tol: f64,
-    pub(crate) max_iter: usize,
-    pub(crate) inner_max_iter: usize,
-    pub(crate) refine: bool,
-}
-
-impl GumklChecked {
-    /// Number of clusters M.
-    pub fn n_clusters(&self) -> usize {
-        self.n_clusters
-    }
-    /// Exponent p (possibly `+∞`).
-    pub fn p(&self) -> f64 {
-        self.p
-    }
-}
-
 impl ParamGuard for GumklParams {
-    type Checked = GumklChecked;
-    fn check(&self) -> Result<GumklChecked> {
-        check_common(
-            self.n_clusters,
-            self.p,
-            self.tol,
-            self.max_iter,
-            self.inner_max_iter,
-        )?;
-        Ok(GumklChecked {
-            n_clusters: self.n_clusters,
-            p: self.p,
-            tol: self.tol,
-            max_iter: self.max_iter,
-            inner_max_iter: self.inner_max_iter,
-            refine: self.refine,
-        })
+    type Checked = Gumkl;
+    fn check(&self) -> Result<Gumkl> {
+        self.outer.check()?;
+        Ok(Gumkl { p: self.clone() })
     }
 }
 
@@ -165,58 +169,38 @@ pub enum MvkkmInit {
     /// The fast variant: only the point with the largest bound (eq. 3 with cluster means instead
     /// of medoids) is tried as the seed of each new cluster.
     FastGlobalKernelKMeans,
-    /// A given partition (labels `0..M`, every cluster non-empty) — e.g. a global kernel k-means
-    /// result computed once and shared by runs with different p.
+    /// A given partition (length n, labels `0..M`; checked when fitting) — e.g. a global kernel
+    /// k-means result computed once and shared by runs with different p.
     Labels(Vec<usize>),
 }
 
-/// Parameters of MVKKM (Tzortzis & Likas, ICDM 2012). Build with [`MvkkmParams::new`].
+/// Parameters of MVKKM (Tzortzis & Likas, ICDM 2012); [`ParamGuard::check`] gives the
+/// method, [`Mvkkm`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct MvkkmParams {
-    n_clusters: usize,
-    p: f64,
-    tol: f64,
-    max_iter: usize,
-    inner_max_iter: usize,
-    weight_floor: f64,
-    init: MvkkmInit,
+    pub(crate) outer: Outer,
+    pub(crate) weight_floor: f64,
+    pub(crate) init: MvkkmInit,
+}
+
+impl Default for MvkkmParams {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl MvkkmParams {
-    /// `M = n_clusters`, p = 3, relative tolerance 1e-4, weight floor 1e-5, global kernel k-means
+    /// p = 3, relative tolerance 1e-4, weight floor 1e-5, global kernel k-means
     /// initialisation — the authors' code's settings except p, which has no default there.
-    pub fn new(n_clusters: usize) -> Self {
+    pub fn new() -> Self {
         Self {
-            n_clusters,
-            p: 3.0,
-            tol: DEFAULT_TOL,
-            max_iter: DEFAULT_MAX_ITER,
-            inner_max_iter: DEFAULT_INNER_MAX_ITER,
+            outer: Outer::default(),
             weight_floor: MVKKM_WEIGHT_FLOOR,
             init: MvkkmInit::default(),
         }
     }
-    /// Exponent p ≥ 1 of the composite kernel Σ w_v^p K_v (`+∞`: uniform sum, one run).
-    pub fn p(mut self, p: f64) -> Self {
-        self.p = p;
-        self
-    }
-    /// Relative tolerance on the objective change between iterations.
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
-    }
-    /// Maximum number of outer iterations.
-    pub fn max_iter(mut self, max_iter: usize) -> Self {
-        self.max_iter = max_iter;
-        self
-    }
-    /// Maximum number of iterations of each kernel k-means run.
-    pub fn inner_max_iter(mut self, inner_max_iter: usize) -> Self {
-        self.inner_max_iter = inner_max_iter;
-        self
-    }
-    /// Weights below this are set to 0 and the others renormalised (0 disables).
+    outer_setters!();
+    /// Weights below this are set to 0 and the others renormalised (0 disables), in `[0, 1)`.
     pub fn weight_floor(mut self, weight_floor: f64) -> Self {
         self.weight_floor = weight_floor;
         self
@@ -228,114 +212,82 @@ impl MvkkmParams {
     }
 }
 
-/// Checked MVKKM parameters; run with [`MvkkmChecked::fit`](crate::MvkkmChecked::fit).
-#[derive(Debug, Clone, PartialEq)]
-pub struct MvkkmChecked {
-    pub(crate) n_clusters: usize,
-    pub(crate) p: f64,
-    pub(crate) tol: f64,
-    pub(crate) max_iter: usize,
-    pub(crate) inner_max_iter: usize,
-    pub(crate) weight_floor: f64,
-    pub(crate) init: MvkkmInit,
-}
-
-impl MvkkmChecked {
-    /// Number of clusters M.
-    pub fn n_clusters(&self) -> usize {
-        self.n_clusters
-    }
-    /// Exponent p (possibly `+∞`).
-    pub fn p(&self) -> f64 {
-        self.p
-    }
-}
-
 impl ParamGuard for MvkkmParams {
-    type Checked = MvkkmChecked;
-    fn check(&self) -> Result<MvkkmChecked> {
-        check_common(
-            self.n_clusters,
-            self.p,
-            self.tol,
-            self.max_iter,
-            self.inner_max_iter,
-        )?;
-        if !(self.weight_floor.is_finite() && (0.0..1.0).contains(&self.weight_floor)) {
-            return Err(Error::param(
-                "weight_floor",
-                self.weight_floor,
-                "must be in [0, 1)",
-            ));
-        }
-        if let MvkkmInit::Labels(l) = &self.init {
-            if let Some(i) = l.iter().position(|&c| c >= self.n_clusters) {
-                return Err(Error::input(
-                    "MVKKM initial labels",
-                    format!(
-                        "label {} at index {i} is not below n_clusters = {}",
-                        l[i], self.n_clusters
-                    ),
-                ));
-            }
-        }
-        Ok(MvkkmChecked {
-            n_clusters: self.n_clusters,
-            p: self.p,
-            tol: self.tol,
-            max_iter: self.max_iter,
-            inner_max_iter: self.inner_max_iter,
-            weight_floor: self.weight_floor,
-            init: self.init.clone(),
-        })
+    type Checked = Mvkkm;
+    fn check(&self) -> Result<Mvkkm> {
+        self.outer.check()?;
+        mkc_ensure!(
+            self.weight_floor.is_finite() && (0.0..1.0).contains(&self.weight_floor),
+            param "weight_floor", self.weight_floor, "must be in [0, 1)"
+        );
+        Ok(Mvkkm { p: self.clone() })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mkc_core::{Clusterer, Error};
+
+    /// The same bad setting on both builders, and the parameter it must be named by.
+    type Bad = (
+        fn(GumklParams) -> GumklParams,
+        fn(MvkkmParams) -> MvkkmParams,
+        &'static str,
+    );
+
+    fn rejects(c: &dyn Fn() -> Result<()>, name: &str) {
+        let e = c().unwrap_err();
+        assert!(
+            matches!(&e, Error::InvalidParam { name: n, .. } if n == name),
+            "{name}: {e}"
+        );
+    }
 
     #[test]
-    fn bad_parameters_are_typed_errors() {
-        for p in [0.5, 0.0, -1.0, f64::NAN, f64::NEG_INFINITY] {
-            let e = GumklParams::new(2).p(p).check().unwrap_err();
-            assert!(
-                matches!(&e, Error::InvalidParam { name, .. } if name == "p"),
-                "{p}: {e}"
-            );
-            let e = MvkkmParams::new(2).p(p).check().unwrap_err();
-            assert!(
-                matches!(&e, Error::InvalidParam { name, .. } if name == "p"),
-                "{p}: {e}"
+    fn every_bad_value_is_an_invalid_param_naming_it() {
+        let bad_outer: [Bad; 5] = [
+            (|g| g.p(0.5), |m| m.p(0.5), "p"),
+            (|g| g.p(f64::NAN), |m| m.p(f64::NAN), "p"),
+            (|g| g.tol(-1.0), |m| m.tol(-1.0), "tol"),
+            (|g| g.max_iter(0), |m| m.max_iter(0), "max_iter"),
+            (
+                |g| g.inner_max_iter(0),
+                |m| m.inner_max_iter(0),
+                "inner_max_iter",
+            ),
+        ];
+        for (g, m, name) in bad_outer {
+            rejects(&|| g(GumklParams::new()).validate_params(), name);
+            rejects(&|| m(MvkkmParams::new()).validate_params(), name);
+        }
+        for p in [0.0, -1.0, f64::NEG_INFINITY] {
+            rejects(&|| GumklParams::new().p(p).check().map(|_| ()), "p");
+        }
+        rejects(
+            &|| GumklParams::new().tol(f64::NAN).validate_params(),
+            "tol",
+        );
+        for floor in [1.0, -0.1, f64::NAN] {
+            rejects(
+                &|| MvkkmParams::new().weight_floor(floor).validate_params(),
+                "weight_floor",
             );
         }
-        assert!(GumklParams::new(0).check().is_err());
-        assert!(GumklParams::new(2).tol(-1.0).check().is_err());
-        assert!(GumklParams::new(2).tol(f64::NAN).check().is_err());
-        assert!(GumklParams::new(2).max_iter(0).check().is_err());
-        assert!(GumklParams::new(2).inner_max_iter(0).check().is_err());
-        assert!(MvkkmParams::new(2).weight_floor(1.0).check().is_err());
-        assert!(MvkkmParams::new(2).weight_floor(-0.1).check().is_err());
-        let e = MvkkmParams::new(2)
-            .init(MvkkmInit::Labels(vec![0, 1, 2]))
-            .check()
-            .unwrap_err();
-        assert!(matches!(e, Error::InvalidInput { .. }));
     }
 
     #[test]
     fn baselines_and_defaults() {
-        assert_eq!(GumklParams::best_single_view(3).check().unwrap().p(), 1.0);
-        assert_eq!(GumklParams::uniform(3).check().unwrap().p(), f64::INFINITY);
-        let c = GumklParams::new(4).check().unwrap();
+        assert_eq!(GumklParams::best_single_view().check().unwrap().p(), 1.0);
+        assert_eq!(GumklParams::uniform().check().unwrap().p(), f64::INFINITY);
+        let c = GumklParams::default().check().unwrap();
+        assert_eq!((c.p(), c.p.outer.tol, c.p.refine), (3.0, 1e-4, true));
+        let m = MvkkmParams::default().check().unwrap();
         assert_eq!(
-            (c.n_clusters(), c.p(), c.tol, c.refine),
-            (4, 3.0, 1e-4, true)
+            (m.p(), m.p.weight_floor, m.p.init.clone()),
+            (3.0, 1e-5, MvkkmInit::GlobalKernelKMeans)
         );
-        let m = MvkkmParams::new(4).check().unwrap();
-        assert_eq!(
-            (m.weight_floor, m.init.clone()),
-            (1e-5, MvkkmInit::GlobalKernelKMeans)
-        );
+        assert_eq!(Clusterer::name(&GumklParams::new()), "gumkl");
+        assert_eq!(Clusterer::name(&MvkkmParams::new()), "mvkkm");
     }
 }

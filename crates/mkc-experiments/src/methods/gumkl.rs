@@ -1,10 +1,10 @@
 //! GUMKL (Tzortzis & Likas, `mkc-gumkl`): greedy unsupervised MKL. Deterministic (greedy
-//! medoids, no restarts), so the seed is ignored and one restart suffices. `p = 1` is the
-//! paper's best-single-view baseline, `p = inf` its uniform-sum baseline.
+//! medoids, no restarts), so the seed is ignored and restarts are copies of one fit. `p = 1`
+//! is the paper's best-single-view baseline, `p = inf` its uniform-sum baseline.
 
-use super::{Input, Method, Outcome};
+use super::Method;
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{ParamGuard, Result};
+use mkc_core::{DynClusterer, Result};
 use mkc_gumkl::GumklParams;
 
 /// GUMKL, Algorithm 1 (+ the kernel k-means refinement the paper reports).
@@ -17,8 +17,9 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("max_iter", ParamKind::Int, "100", "cap on the iterations of Algorithm 1"),
 ];
 
-fn params(n_clusters: usize, p: &ParamSet) -> Result<GumklParams> {
-    Ok(GumklParams::new(n_clusters)
+/// GUMKL's parameters from a parameter set.
+fn params(p: &ParamSet) -> Result<GumklParams> {
+    Ok(GumklParams::new()
         .p(p.f64("p")?)
         .refine(p.bool("refine")?)
         .tol(p.f64("tol")?)
@@ -35,27 +36,7 @@ impl Method for Gumkl {
     fn params(&self) -> Vec<ParamSpec> {
         PARAMS.to_vec()
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        // n_clusters is not known here; check everything else with a placeholder.
-        params(1, p)?.check().map(|_| ())
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, _seed: u64) -> Result<Outcome> {
-        let refs: Vec<_> = input.kernels.iter().map(|k| k.as_ref()).collect();
-        let fit = params(input.n_clusters, p)?.check()?.fit(&refs)?;
-        let mut diagnostics = vec![("converged".to_string(), f64::from(u8::from(fit.converged)))];
-        if let Some(r) = &fit.refinement {
-            diagnostics.push(("refine_iterations".into(), r.n_iter as f64));
-            diagnostics.push(("refined_objective".into(), r.objective));
-        }
-        Ok(Outcome {
-            labels: fit.labels,
-            weights: Some(fit.weights),
-            objective: fit.objective_trace,
-            iterations: fit.n_iter,
-            diagnostics,
-            seconds: 0.0,
-            converged: true,
-            phases: Vec::new(),
-        })
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Ok(Box::new(params(p)?))
     }
 }

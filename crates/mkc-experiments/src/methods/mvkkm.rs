@@ -1,10 +1,10 @@
 //! MVKKM (Tzortzis & Likas, ICDM 2012, `mkc-gumkl`): multi-view kernel k-means with weights
 //! ∝ D_v^(−1/(p−1)), started from global kernel k-means on the uniform combination.
-//! Deterministic, so the seed is ignored and one restart suffices.
+//! Deterministic, so the seed is ignored and restarts are copies of one fit.
 
-use super::{Input, Method, Outcome};
+use super::Method;
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{ParamGuard, Result};
+use mkc_core::{DynClusterer, Result};
 use mkc_gumkl::{MvkkmInit, MvkkmParams};
 
 /// MVKKM.
@@ -18,12 +18,13 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("weight_floor", ParamKind::Float, "1e-5", "weights below this are set to 0 (authors' code: 1e-5)"),
 ];
 
-fn params(n_clusters: usize, p: &ParamSet) -> Result<MvkkmParams> {
+/// MVKKM's parameters from a parameter set.
+fn params(p: &ParamSet) -> Result<MvkkmParams> {
     let init = match p.str("init")? {
         "fast-global" => MvkkmInit::FastGlobalKernelKMeans,
         _ => MvkkmInit::GlobalKernelKMeans,
     };
-    Ok(MvkkmParams::new(n_clusters)
+    Ok(MvkkmParams::new()
         .p(p.f64("p")?)
         .init(init)
         .tol(p.f64("tol")?)
@@ -41,21 +42,7 @@ impl Method for Mvkkm {
     fn params(&self) -> Vec<ParamSpec> {
         PARAMS.to_vec()
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        params(1, p)?.check().map(|_| ())
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, _seed: u64) -> Result<Outcome> {
-        let refs: Vec<_> = input.kernels.iter().map(|k| k.as_ref()).collect();
-        let fit = params(input.n_clusters, p)?.check()?.fit(&refs)?;
-        Ok(Outcome {
-            labels: fit.labels,
-            weights: Some(fit.weights),
-            objective: fit.objective_trace,
-            iterations: fit.n_iter,
-            diagnostics: vec![("converged".to_string(), f64::from(u8::from(fit.converged)))],
-            seconds: 0.0,
-            converged: true,
-            phases: Vec::new(),
-        })
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Ok(Box::new(params(p)?))
     }
 }

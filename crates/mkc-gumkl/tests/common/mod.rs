@@ -1,5 +1,8 @@
-//! Synthetic multi-view data for the integration tests.
+//! Synthetic multi-view data for the integration tests, and the checks GUMKL and MVKKM share
+//! ([`checks`]).
 #![allow(dead_code)]
+
+pub mod checks;
 
 use faer::Mat;
 use rand::Rng as _;
@@ -51,17 +54,5 @@ pub fn linear_kernel(x: &Mat<f64>) -> Mat<f64> {
 pub fn d2(x: &Mat<f64>, i: usize, j: usize) -> f64 {
     (0..x.ncols())
         .map(|d| (x[(i, d)] - x[(j, d)]).powi(2))
-        .sum()
-}
-
-/// Σ_i min over the medoids of the squared distance (eq. 2 with nearest-medoid assignment).
-pub fn medoid_cost(k: faer::MatRef<'_, f64>, labels: &[usize], medoids: &[usize]) -> f64 {
-    labels
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| {
-            let l = medoids[c];
-            k[(i, i)] - 2.0 * k[(i, l)] + k[(l, l)]
-        })
         .sum()
 }
