@@ -75,14 +75,28 @@ impl DataDir {
     }
 }
 
-/// SHA-256 of a file, lower-case hex.
+/// SHA-256 of a file, lower-case hex (read in blocks: any size).
 pub fn sha256_file(path: &Path) -> Result<String> {
-    let data = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    Ok(sha256_hex(&data))
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => h.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(Error::io(path, e)),
+        }
+    }
+    Ok(hex(&h.finalize()))
+}
+
+fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// SHA-256 of bytes, lower-case hex.
 pub fn sha256_hex(data: &[u8]) -> String {
-    let digest = Sha256::digest(data);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    hex(&Sha256::digest(data))
 }

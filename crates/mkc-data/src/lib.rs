@@ -42,6 +42,7 @@ mod bytes;
 pub mod csv;
 pub mod datadir;
 pub mod dataset;
+pub mod fetch;
 pub mod kmatrix;
 pub mod libsvm;
 pub mod mat;

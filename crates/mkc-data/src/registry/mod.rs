@@ -6,10 +6,15 @@
 //! dataset and add their own selection (`split`, `classes`, `views`) and preprocessing
 //! (appended to the base's). Loading order: read → drop missing labels (if allowed) →
 //! NaN handling → `split` → `classes` → `views` → `preprocess` → check `expect`.
+//!
+//! The `[downloads]` table says where each file can be had (see [`Download`]);
+//! [`crate::fetch`] uses it.
 
+mod download;
 mod load;
 mod schema;
 
+pub use download::{Download, DownloadSource};
 pub use schema::{DatasetEntry, Expect, Format, NanHandling};
 
 /// The checksum of a file a user supplies and we have never seen (e.g. the SimpleMKKM
@@ -81,6 +86,7 @@ pub struct DatasetSummary {
 pub struct Registry {
     source_name: String,
     entries: BTreeMap<String, DatasetEntry>,
+    downloads: BTreeMap<String, Download>,
 }
 
 /// Turn a TOML error into a config error naming the offending key where it can.
@@ -120,9 +126,11 @@ impl Registry {
     pub fn from_toml_str(text: &str, source_name: &str) -> Result<Registry> {
         let file: schema::RegistryFile =
             toml::from_str(text).map_err(|e| toml_error(source_name, e))?;
+        let downloads = download::build(source_name, &file.datasets, file.downloads)?;
         let reg = Registry {
             source_name: source_name.to_string(),
             entries: file.datasets,
+            downloads,
         };
         reg.validate()?;
         Ok(reg)
@@ -305,7 +313,7 @@ impl Registry {
                     dataset: name.to_string(),
                     file: f.path,
                     sha256: f.sha256,
-                    hint: dir.hint(&f.rel),
+                    hint: self.missing_hint(name, &f.rel, dir),
                 });
             }
             if f.sha256 == UNVERIFIED {

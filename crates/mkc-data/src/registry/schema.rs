@@ -4,11 +4,13 @@ use crate::preprocess::Preprocess;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-/// The whole registry file: `[datasets.<name>]` tables.
+/// The whole registry file: `[datasets.<name>]` tables and the `[downloads]` table.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RegistryFile {
     pub(crate) datasets: BTreeMap<String, DatasetEntry>,
+    #[serde(default)]
+    pub(crate) downloads: BTreeMap<String, super::download::DownloadToml>,
 }
 
 /// How the files of a dataset are laid out.
