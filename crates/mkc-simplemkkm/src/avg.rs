@@ -1,51 +1,65 @@
-//! Avg-KKM and single-kernel kernel k-means.
+//! Avg-KKM in the SimpleMKKM authors' spectral form.
 //!
 //! Avg-KKM clusters the average kernel `Σ_p K_p / m` (uniform weights). As in the
 //! authors' baseline code (and as every method of Table 2 is scored), kernel k-means is
 //! solved in its spectral relaxation: H = top-k eigenvectors of the kernel, then k-means
-//! on the row-normalised H ([`AvgFit::labels`]). Uniform weights `1/m` or `1/m²` (the
-//! `Σ γ_p² K_p` form at γ = 1/m) give the same H, so Avg-KKM's H is SimpleMKKM's first
-//! iterate. Discrete kernel k-means on the same kernel is available through
-//! [`AvgFit::kernel`] and `mkc_kmeans`.
-//!
-//! Single-kernel kernel k-means ([`AvgKkm::fit_each`]) runs the same on every base
-//! kernel alone; Table-style "best" and "average" over kernels are taken by the caller
-//! from the per-kernel scores.
+//! on the row-normalised H. Uniform weights `1/m` or `1/m²` (the `Σ γ_p² K_p` form at
+//! γ = 1/m) give the same H, so Avg-KKM's H is SimpleMKKM's first iterate. On a kernel
+//! set holding one kernel it is single-kernel (spectral) kernel k-means; for each kernel
+//! of a set alone, fit on `KernelSet::select(&[p])`. Discrete kernel k-means on the
+//! average kernel is `mkc_kmeans::KernelKMeansParams` (registry name `avg-kkm`).
+
+use std::time::{Duration, Instant};
 
 use faer::{Mat, MatRef};
-use mkc_core::{Fit, Result};
+use mkc_core::{Diagnostics, Result};
 
-use crate::labels;
 use crate::objective::Objective;
 use crate::params::AvgParams;
 use crate::preprocess::Prepared;
+use crate::restarts::{self, Relaxed};
 
-/// Checked Avg-KKM parameters.
+/// Checked Avg-KKM parameters; fits through [`mkc_core::Clusterer`] (registry name
+/// `"avg-kkm-spectral"`): the top-k eigenvectors H of the average of the set's kernels
+/// (each preprocessed first), then k-means with the seed on the row-normalised H.
+/// Weights: the uniform `1/m` (on the simplex). Objective: one value, `tr(Hᵀ K H)`
+/// (maximised by H); no iterations. Restarts compute H once.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AvgKkm {
     pub(crate) params: AvgParams,
 }
 
-/// Result of Avg-KKM (or of one kernel alone).
-#[derive(Clone, Debug)]
-pub struct AvgFit {
-    /// The weights used (uniform `1/m`; for a single kernel, the indicator of it).
-    pub weights: Vec<f64>,
-    /// The clustered kernel `Σ_p w_p K_p` after preprocessing (n x n).
-    pub kernel: Mat<f64>,
-    /// Top-k eigenvectors of `kernel`, n x k.
-    pub h: Mat<f64>,
-    /// Sum of the k largest eigenvalues = `tr(Hᵀ K H)`.
-    pub objective: f64,
-    pub(crate) n_clusters: usize,
-    pub(crate) label_opts: labels::LabelOptions,
+/// Diagnostics of Avg-KKM. [`Diagnostics::entries`] is empty (the experiments' run
+/// records hold none for this method).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct AvgKkmDiagnostics {
+    /// The k largest eigenvalues of the average kernel, descending.
+    pub eigenvalues: Vec<f64>,
+    /// Wall time of the eigensolve (forming the average kernel included).
+    pub eigen_time: Duration,
+    /// Wall time of preprocessing.
+    pub preprocessing_time: Duration,
 }
 
-impl AvgFit {
-    /// Labels from H with `seed` (row-normalised H, then k-means).
-    pub fn labels(&self, seed: u64) -> Result<Vec<usize>> {
-        labels::labels_from_h_with(self.h.as_ref(), self.n_clusters, &self.label_opts, seed)
+impl Diagnostics for AvgKkmDiagnostics {
+    fn entries(&self) -> Vec<(String, f64)> {
+        Vec::new()
     }
+}
+
+/// Result of Avg-KKM's relaxation ([`AvgKkm::fit_kernels`]), before the seeded k-means.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct AvgFit {
+    /// The weights used (uniform `1/m`; the kernel is `Σ_p w_p K_p`).
+    pub weights: Vec<f64>,
+    /// Top-k eigenvectors of the average kernel, n x k.
+    pub h: Mat<f64>,
+    /// Sum of the k largest eigenvalues = `tr(Hᵀ K H)` (maximised by H).
+    pub objective: f64,
+    /// Eigenvalues and times.
+    pub diagnostics: AvgKkmDiagnostics,
 }
 
 impl AvgKkm {
@@ -54,48 +68,50 @@ impl AvgKkm {
         &self.params
     }
 
-    /// Avg-KKM on the base kernels.
-    pub fn fit(&self, kernels: &[MatRef<'_, f64>]) -> Result<AvgFit> {
+    /// The relaxation of Avg-KKM on the base kernels (validated here) for `n_clusters`
+    /// clusters: H without the final k-means. The deterministic part of
+    /// `Clusterer::fit`, public for callers who want H.
+    pub fn fit_kernels(&self, kernels: &[MatRef<'_, f64>], n_clusters: usize) -> Result<AvgFit> {
         let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        let views = prepared.views();
-        let m = views.len();
-        self.fit_weights(&views, vec![1.0 / m as f64; m])
+        self.run(&prepared, n_clusters)
     }
 
-    /// Kernel k-means (spectral) on every base kernel alone, in kernel order.
-    pub fn fit_each(&self, kernels: &[MatRef<'_, f64>]) -> Result<Vec<AvgFit>> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        let views = prepared.views();
-        let m = views.len();
-        (0..m)
-            .map(|p| {
-                self.fit_weights(
-                    &views,
-                    (0..m).map(|q| if q == p { 1.0 } else { 0.0 }).collect(),
-                )
-            })
-            .collect()
-    }
-
-    fn fit_weights(&self, views: &[MatRef<'_, f64>], weights: Vec<f64>) -> Result<AvgFit> {
+    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<AvgFit> {
         let p = &self.params;
-        let mut obj = Objective::new(views, p.n_clusters, p.eigen.clone(), false)?;
+        let views = prepared.views();
+        let t0 = Instant::now();
+        let m = views.len();
+        let weights = vec![1.0 / m as f64; m];
+        let mut obj = Objective::new(&views, n_clusters, p.eigen.clone(), false)?;
         let eval = obj.evaluate_linear(&weights, None)?;
-        let kernel = obj.combined().to_owned();
         Ok(AvgFit {
             weights,
-            kernel,
             h: eval.h,
             objective: eval.value,
-            n_clusters: p.n_clusters,
-            label_opts: p.labels,
+            diagnostics: AvgKkmDiagnostics {
+                eigenvalues: eval.eigenvalues,
+                eigen_time: t0.elapsed(),
+                preprocessing_time: prepared.time,
+            },
         })
     }
 }
 
-impl<'a> Fit<[MatRef<'a, f64>]> for AvgKkm {
-    type Output = AvgFit;
-    fn fit(&self, kernels: &[MatRef<'a, f64>]) -> Result<AvgFit> {
-        AvgKkm::fit(self, kernels)
+impl AvgFit {
+    /// The result without labels: uniform weights, one objective value, no iterations,
+    /// timings `"preprocess"` and `"eigensolve"`.
+    fn relaxed(self) -> Relaxed<AvgKkmDiagnostics> {
+        let d = self.diagnostics;
+        Relaxed {
+            h: self.h,
+            weights: self.weights,
+            objective: vec![self.objective],
+            iterations: 0,
+            converged: true,
+            timings: restarts::shared_timings(d.preprocessing_time, "eigensolve", d.eigen_time),
+            diagnostics: d,
+        }
     }
 }
+
+restarts::clusterer_by_relaxation!(AvgKkm, AvgKkmDiagnostics, "avg-kkm-spectral", "Avg-KKM");

@@ -1,7 +1,7 @@
 //! SimpleMKKM (Liu, Zhu, Liu, Hospedales, Wang, Wang — *SimpleMKKM: Simple Multiple
 //! Kernel K-means*, ICML) and the k-means-family baselines of its Table 2: Avg-KKM,
-//! MKKM (Huang et al., 2012), MKKM-MiR (Liu et al., 2016; [`mkkm_mir`]) and
-//! single-kernel kernel k-means.
+//! MKKM (Huang, Chuang & Chen, IEEE Trans. Fuzzy Systems, 2012), MKKM-MiR (Liu, Dou,
+//! Wang & Yin, AAAI 2016; [`mkkm_mir`]) and single-kernel kernel k-means.
 //!
 //! # The method
 //! With base kernels `K_1..K_m` and `K_γ = Σ_p γ_p² K_p`, SimpleMKKM solves the min-max
@@ -36,15 +36,26 @@
 //!   same γ to 4 digits, with 11–14 exact solves instead of 56–66.
 //!   [`Solver::Eigensolver`] is the reference: a top-k eigensolve of the formed `K_γ`
 //!   per evaluation, warm-started from the nearest H. Counts and times in
-//!   [`SimpleMkkmInfo`].
+//!   [`SimpleMkkmDiagnostics`].
 //! - Labels: rows of H normalised to unit length, then k-means with 10 replicates of
 //!   100 iterations ([`labels_from_h`]); the experiments repeat it with 20/50 seeds.
+//!
+//! # The method API
+//! Every method here implements [`mkc_core::Clusterer`] on its parameter builder
+//! ([`SimpleMkkmParams`] `"simplemkkm"`, [`MkkmParams`] `"mkkm"`, [`MkkmMirParams`]
+//! `"mkkm-mir"`, [`AvgParams`] `"avg-kkm-spectral"`): it uses every kernel of the
+//! [`KernelSet`](mkc_core::KernelSet), preprocesses them, optimises the weights and H
+//! (deterministic), then runs the seeded k-means on H. The reported kernel weights are
+//! γ on the simplex ([`WeightConstraint::Simplex`](mkc_core::WeightConstraint)); for
+//! SimpleMKKM, MKKM and MKKM-MiR the combined kernel is `Σ_p γ_p² K_p`, for Avg-KKM
+//! `Σ_p γ_p K_p` with γ = 1/m. Restarts ([`Clusterer::fit_restarts`](mkc_core::Clusterer))
+//! optimise once and run k-means per seed. The deterministic part alone (γ, H, every
+//! trace) is `fit_kernels` on the checked parameters ([`SimpleMkkm::fit_kernels`], …).
 //!
 //! # Example
 //! ```
 //! use faer::Mat;
-//! use mkc_core::ParamGuard;
-//! use mkc_simplemkkm::{SimpleMkkmParams, MkkmParams, AvgParams};
+//! use mkc_simplemkkm::prelude::*;
 //!
 //! // 60 points in 3 well separated groups; three views of them (one noisy).
 //! let n = 60;
@@ -57,25 +68,37 @@
 //!     let (a, b) = (x(i, noise), x(j, noise));
 //!     (-((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)) / 8.0).exp()
 //! });
-//! let ks = [rbf(0.5), rbf(1.0), rbf(8.0)];
-//! let views: Vec<_> = ks.iter().map(|k| k.as_ref()).collect();
+//! let kernels = vec![rbf(0.5), rbf(1.0), rbf(8.0)];
+//! let data = KernelSet::new(&kernels)?;
 //!
-//! let fit = SimpleMkkmParams::new(3).check().unwrap().fit(&views).unwrap();
+//! let fit = SimpleMkkmParams::new().fit(&data, 3, 42)?;
+//! assert_eq!(fit.labels.len(), n);
 //! // γ stays on the simplex; J(γ) (eq. (6)) never increases.
-//! assert!((fit.gamma.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-//! assert!(fit.gamma.iter().all(|&g| g >= 0.0));
-//! assert!(fit.info.objective_trace.windows(2).all(|w| w[1] <= w[0]));
+//! let gamma = fit.kernel_weights.as_ref().unwrap();
+//! assert!(gamma.violation() < 1e-12);
+//! assert!(fit.objective.windows(2).all(|w| w[1] <= w[0]));
 //! // At the optimum the gradient 2 γ_p tr(Hᵀ K_p H) (Theorem 1) is equal across kernels.
-//! assert!(fit.info.kkt_residual < 1e-3);
-//! let labels = fit.labels(42).unwrap();
-//! assert_eq!(labels.len(), n);
+//! assert!(fit.diagnostics.kkt_residual < 1e-3);
 //!
-//! // Baselines.
-//! let mkkm = MkkmParams::new(3).check().unwrap().fit(&views).unwrap();
-//! let avg = AvgParams::new(3).check().unwrap().fit(&views).unwrap();
-//! assert_eq!((mkkm.labels(1).unwrap().len(), avg.labels(1).unwrap().len()), (n, n));
+//! // Restarts share the optimisation: same γ, one k-means per seed.
+//! let runs = SimpleMkkmParams::new().fit_restarts(&data, 3, &[1, 2]);
+//! assert_eq!(runs[0].as_ref().unwrap().weights(), fit.weights());
+//!
+//! // Baselines, through the same contract.
+//! let baselines: Vec<Box<dyn DynClusterer>> = vec![
+//!     Box::new(MkkmParams::new()),
+//!     Box::new(MkkmMirParams::new().lambda(0.5)),
+//!     Box::new(AvgParams::new()),
+//! ];
+//! for m in &baselines {
+//!     assert_eq!(m.fit_dyn(&data, 3, 1)?.labels.len(), n);
+//! }
+//! # Ok::<(), mkc_core::Error>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
+mod alternation;
 mod avg;
 pub mod gradient;
 pub mod labels;
@@ -87,19 +110,28 @@ mod oracle;
 mod params;
 pub mod preprocess;
 pub mod reduced_gradient;
+mod restarts;
 mod simplemkkm;
 mod subspace;
 mod update;
 
-pub use avg::{AvgFit, AvgKkm};
+pub use avg::{AvgFit, AvgKkm, AvgKkmDiagnostics};
 pub use labels::{labels_from_h, labels_from_h_with, row_normalised, LabelOptions};
 pub use line_search::{
     Armijo, ArmijoCondition, BracketWidth, GoldenSection, LineSearchResult, Termination,
 };
-pub use mkkm::{closed_form_weights, Mkkm, MkkmFit, MkkmInfo};
-pub use mkkm_mir::{MkkmMir, MkkmMirFit, MkkmMirInfo, MkkmMirParams};
+pub use mkkm::{closed_form_weights, Mkkm, MkkmDiagnostics, MkkmFit};
+pub use mkkm_mir::{MkkmMir, MkkmMirDiagnostics, MkkmMirFit};
 pub use objective::{EvalStats, Evaluation, Objective};
 pub use oracle::Solver;
-pub use params::{default_eigen_options, AvgParams, LineSearch, MkkmParams, SimpleMkkmParams};
+pub use params::{
+    default_eigen_options, AvgParams, LineSearch, MkkmMirParams, MkkmParams, SimpleMkkmParams,
+};
 pub use preprocess::Preprocessing;
-pub use simplemkkm::{SimpleMkkm, SimpleMkkmFit, SimpleMkkmInfo, MIN_DELTA_MAX};
+pub use simplemkkm::{SimpleMkkm, SimpleMkkmDiagnostics, SimpleMkkmFit, MIN_DELTA_MAX};
+
+/// The method API and this crate's methods: `use mkc_simplemkkm::prelude::*;`.
+pub mod prelude {
+    pub use crate::{AvgParams, MkkmMirParams, MkkmParams, SimpleMkkmParams};
+    pub use mkc_core::prelude::*;
+}

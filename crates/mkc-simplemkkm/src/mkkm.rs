@@ -15,29 +15,31 @@
 use std::time::{Duration, Instant};
 
 use faer::{Mat, MatRef};
-use mkc_core::{Fit, Result};
+use mkc_core::{Diagnostics, Result};
 
-use crate::gradient;
-use crate::labels;
-use crate::objective::Objective;
+use crate::alternation::alternate;
 use crate::params::MkkmParams;
 use crate::preprocess::Prepared;
+use crate::restarts;
 
-/// Checked MKKM parameters.
+/// Checked MKKM parameters; fits through [`mkc_core::Clusterer`] (registry name
+/// `"mkkm"`): the alternation on every kernel of the set (preprocessed first), then
+/// k-means with the seed on the row-normalised H. Weights: γ on the simplex (combined
+/// kernel `Σ_p γ_p² K_p`). Objective: eq. (1) after each alternation, minimised.
+/// Restarts compute γ and H once.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mkkm {
     pub(crate) params: MkkmParams,
 }
 
-/// Diagnostics of an MKKM run.
+/// Diagnostics of an MKKM run. [`Diagnostics::entries`] lists `converged` (0 or 1), as
+/// the experiments' run records hold it.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct MkkmInfo {
-    /// Number of alternations.
-    pub iterations: usize,
-    /// Whether the relative change fell below `tol` before `max_iter`.
+#[non_exhaustive]
+pub struct MkkmDiagnostics {
+    /// Whether the relative change fell below `tol` before `max_iter` (also
+    /// `Clustering::converged`).
     pub converged: bool,
-    /// Objective of eq. (1) after each alternation (non-increasing).
-    pub objective_trace: Vec<f64>,
     /// γ at the start and after each alternation.
     pub gamma_trace: Vec<Vec<f64>>,
     /// Number of eigensolves.
@@ -46,28 +48,32 @@ pub struct MkkmInfo {
     pub eigen_time: Duration,
     /// Wall time (preprocessing excluded).
     pub optimisation_time: Duration,
+    /// Wall time of preprocessing.
+    pub preprocessing_time: Duration,
 }
 
-/// Result of MKKM.
+impl Diagnostics for MkkmDiagnostics {
+    fn entries(&self) -> Vec<(String, f64)> {
+        vec![("converged".into(), f64::from(u8::from(self.converged)))]
+    }
+}
+
+/// Result of the MKKM alternation ([`Mkkm::fit_kernels`]), before the seeded k-means.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct MkkmFit {
-    /// Kernel weights (`K_γ = Σ_p γ_p² K_p`).
+    /// Kernel weights on the simplex (`K_γ = Σ_p γ_p² K_p`).
     pub gamma: Vec<f64>,
     /// Relaxed partition matrix (top-k eigenvectors), n x k.
     pub h: Mat<f64>,
-    /// Final objective `tr(K_γ) − tr(Hᵀ K_γ H)`.
+    /// Final objective of eq. (1), `Σ_p γ_p² (tr K_p − tr(Hᵀ K_p H))`.
     pub objective: f64,
-    /// Diagnostics.
-    pub info: MkkmInfo,
-    pub(crate) n_clusters: usize,
-    pub(crate) label_opts: labels::LabelOptions,
-}
-
-impl MkkmFit {
-    /// Labels from H with `seed` (row-normalised H, then k-means).
-    pub fn labels(&self, seed: u64) -> Result<Vec<usize>> {
-        labels::labels_from_h_with(self.h.as_ref(), self.n_clusters, &self.label_opts, seed)
-    }
+    /// The objective after each alternation (non-increasing).
+    pub objective_trace: Vec<f64>,
+    /// Number of alternations.
+    pub iterations: usize,
+    /// Counts, times and traces of the run.
+    pub diagnostics: MkkmDiagnostics,
 }
 
 /// The closed-form weights of eq. (2): `γ_p ∝ 1/b_p` on the simplex.
@@ -95,64 +101,56 @@ impl Mkkm {
         &self.params
     }
 
-    /// Run MKKM on the base kernels.
-    pub fn fit(&self, kernels: &[MatRef<'_, f64>]) -> Result<MkkmFit> {
+    /// MKKM on the base kernels (validated here) for `n_clusters` clusters: the weights
+    /// and the relaxed partition matrix H, without the final k-means. The deterministic
+    /// part of `Clusterer::fit`, public for callers who want H or the traces.
+    pub fn fit_kernels(&self, kernels: &[MatRef<'_, f64>], n_clusters: usize) -> Result<MkkmFit> {
+        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
+        self.run(&prepared, n_clusters)
+    }
+
+    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<MkkmFit> {
         let p = &self.params;
-        let prepared = Prepared::new(kernels, &p.preprocessing)?;
         let views = prepared.views();
         let t0 = Instant::now();
-        let m = views.len();
-        let traces: Vec<f64> = views
-            .iter()
-            .map(|k| (0..k.nrows()).map(|i| k[(i, i)]).sum())
-            .collect();
-        let mut obj = Objective::new(&views, p.n_clusters, p.eigen.clone(), true)?;
-        let mut gamma = vec![1.0 / m as f64; m];
-        let mut info = MkkmInfo {
-            gamma_trace: vec![gamma.clone()],
-            ..Default::default()
+        let traces = crate::alternation::traces(&views);
+        let stop = |tr: &[f64]| match tr {
+            [.., prev, value] => prev.is_finite() && ((prev - value) / value).abs() < p.tol,
+            _ => false,
         };
-        let mut h: Option<Mat<f64>> = None;
-        let mut objective = f64::INFINITY;
-        while info.iterations < p.max_iter {
-            let eval = obj.evaluate(&gamma, h.as_ref().map(|m| m.as_ref()))?;
-            let align = gradient::alignments(&views, eval.h.as_ref())?;
-            let b: Vec<f64> = traces.iter().zip(&align).map(|(t, a)| t - a).collect();
-            gamma = closed_form_weights(&b, &traces);
-            let value: f64 = gamma.iter().zip(&b).map(|(g, bp)| g * g * bp).sum();
-            h = Some(eval.h);
-            info.iterations += 1;
-            info.objective_trace.push(value);
-            info.gamma_trace.push(gamma.clone());
-            let prev = objective;
-            objective = value;
-            if prev.is_finite() && ((prev - value) / value).abs() < p.tol {
-                info.converged = true;
-                break;
-            }
-        }
-        let stats = obj.stats();
-        info.eigensolves = stats.eigensolves;
-        info.eigen_time = stats.eigen_time;
-        info.optimisation_time = t0.elapsed();
-        let h = h.ok_or_else(|| mkc_core::Error::numerical("MKKM", "no iteration was run"))?;
+        let alt = alternate(
+            "MKKM",
+            &views,
+            n_clusters,
+            p.eigen.clone(),
+            p.max_iter,
+            |_, b| {
+                let gamma = closed_form_weights(b, &traces);
+                let value: f64 = gamma.iter().zip(b).map(|(g, bp)| g * g * bp).sum();
+                Ok((gamma, value))
+            },
+            stop,
+        )?;
         Ok(MkkmFit {
-            gamma,
-            h,
-            objective,
-            info,
-            n_clusters: p.n_clusters,
-            label_opts: p.labels,
+            objective: alt.trace.last().copied().unwrap_or(f64::INFINITY),
+            gamma: alt.gamma,
+            h: alt.h,
+            objective_trace: alt.trace,
+            iterations: alt.iterations,
+            diagnostics: MkkmDiagnostics {
+                converged: alt.converged,
+                gamma_trace: alt.gamma_trace,
+                eigensolves: alt.eigensolves,
+                eigen_time: alt.eigen_time,
+                optimisation_time: t0.elapsed(),
+                preprocessing_time: prepared.time,
+            },
         })
     }
 }
 
-impl<'a> Fit<[MatRef<'a, f64>]> for Mkkm {
-    type Output = MkkmFit;
-    fn fit(&self, kernels: &[MatRef<'a, f64>]) -> Result<MkkmFit> {
-        Mkkm::fit(self, kernels)
-    }
-}
+restarts::relaxed_weights_fit!(MkkmFit, MkkmDiagnostics);
+restarts::clusterer_by_relaxation!(Mkkm, MkkmDiagnostics, "mkkm", "MKKM");
 
 #[cfg(test)]
 mod tests {

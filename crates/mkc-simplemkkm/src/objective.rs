@@ -160,13 +160,7 @@ impl<'a> Objective<'a> {
         if pairs.info.method == eigen::EigenMethod::Dense {
             self.stats.dense_solves += 1;
         }
-        let value: f64 = pairs.values.iter().sum();
-        if !value.is_finite() {
-            return Err(Error::numerical(
-                "SimpleMKKM objective",
-                "non-finite sum of eigenvalues",
-            ));
-        }
+        let value = sum_of_eigenvalues(&pairs.values)?;
         Ok(Evaluation {
             value,
             h: pairs.vectors,
@@ -184,4 +178,17 @@ impl<'a> Objective<'a> {
     pub fn stats(&self) -> &EvalStats {
         &self.stats
     }
+}
+
+/// J = the sum of the k largest eigenvalues (eq. (6)), or a typed error when it is not
+/// finite.
+pub(crate) fn sum_of_eigenvalues(values: &[f64]) -> Result<f64> {
+    let value: f64 = values.iter().sum();
+    if !value.is_finite() {
+        return Err(Error::numerical(
+            "SimpleMKKM objective",
+            "non-finite sum of eigenvalues",
+        ));
+    }
+    Ok(value)
 }

@@ -28,7 +28,7 @@ use faer::MatRef;
 use mkc_core::{validate, Error, Result};
 use mkc_linalg::eigen::EigenOptions;
 
-use crate::objective::{EvalStats, Evaluation, Objective};
+use crate::objective::{sum_of_eigenvalues, EvalStats, Evaluation, Objective};
 use crate::subspace::Subspace;
 
 /// How J(γ) is evaluated (see the module docs).
@@ -197,13 +197,7 @@ impl<'a> Oracle<'a> {
                 stats.certified += 1;
                 stats.certify_matvecs += sub.kernel_matvecs - mv0;
                 stats.certify_time += t0.elapsed();
-                let value: f64 = c.ritz.values.iter().sum();
-                if !value.is_finite() {
-                    return Err(Error::numerical(
-                        "SimpleMKKM objective",
-                        "non-finite sum of eigenvalues",
-                    ));
-                }
+                let value = sum_of_eigenvalues(&c.ritz.values)?;
                 Ok(Evaluation {
                     value,
                     h: c.h,

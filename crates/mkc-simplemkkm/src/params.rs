@@ -43,19 +43,18 @@ pub fn default_eigen_options() -> EigenOptions {
     EigenOptions::default().tol(1e-8)
 }
 
-/// Parameters of SimpleMKKM (Algorithm 1).
+/// Parameters of SimpleMKKM (Algorithm 1), unchecked. The number of clusters and the
+/// seed are given when fitting ([`mkc_core::Clusterer::fit`]).
 ///
 /// ```
-/// use mkc_simplemkkm::{SimpleMkkmParams, LineSearch, Armijo};
-/// use mkc_core::ParamGuard;
-/// let p = SimpleMkkmParams::new(10).tol(1e-6).line_search(LineSearch::Armijo(Armijo::default()));
-/// assert!(p.check().is_ok());
-/// assert!(SimpleMkkmParams::new(0).check().is_err());
+/// use mkc_simplemkkm::prelude::*;
+/// use mkc_simplemkkm::{Armijo, LineSearch};
+/// let p = SimpleMkkmParams::new().tol(1e-6).line_search(LineSearch::Armijo(Armijo::default()));
+/// assert!(p.validate_params().is_ok());
+/// assert!(SimpleMkkmParams::new().tol(0.0).validate_params().is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimpleMkkmParams {
-    /// Number of clusters k (≥ 1; ≤ n is checked at fit time).
-    pub n_clusters: usize,
     /// Stop when `max_p |γ_p(t) − γ_p(t−1)| < tol` (Algorithm 1, line 7). Default 1e-5
     /// as the authors' code; the paper's Algorithm 1 says 1e-4.
     pub tol: f64,
@@ -88,11 +87,16 @@ pub struct SimpleMkkmParams {
     pub labels: LabelOptions,
 }
 
+impl Default for SimpleMkkmParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl SimpleMkkmParams {
-    /// Defaults of the authors' code for `n_clusters` clusters.
-    pub fn new(n_clusters: usize) -> Self {
+    /// Defaults of the authors' code.
+    pub fn new() -> Self {
         Self {
-            n_clusters,
             tol: 1e-5,
             max_iter: 200,
             step_cap: Some(0.1),
@@ -128,14 +132,9 @@ builders!(SimpleMkkmParams {
     labels: LabelOptions,
 });
 
-fn check_common(
-    n_clusters: usize,
-    eigen: &EigenOptions,
-    labels: &LabelOptions,
-) -> Result<EigenOptions> {
-    if n_clusters == 0 {
-        return Err(Error::param("n_clusters", 0, "must be at least 1"));
-    }
+/// The checks every method of the crate shares: the eigensolver options (returned
+/// checked) and the final k-means.
+fn check_common(eigen: &EigenOptions, labels: &LabelOptions) -> Result<EigenOptions> {
     if labels.n_init == 0 {
         return Err(Error::param("labels.n_init", 0, "must be at least 1"));
     }
@@ -145,15 +144,21 @@ fn check_common(
     eigen.check()
 }
 
+/// `tol > 0` (finite) and `max_iter ≥ 1`, the stopping rule of the iterative methods.
+fn check_stopping(tol: f64, max_iter: usize) -> Result<()> {
+    validate::positive("tol", tol)?;
+    if max_iter == 0 {
+        return Err(Error::param("max_iter", 0, "must be at least 1"));
+    }
+    Ok(())
+}
+
 impl ParamGuard for SimpleMkkmParams {
     type Checked = crate::SimpleMkkm;
     fn check(&self) -> Result<crate::SimpleMkkm> {
-        let eigen = check_common(self.n_clusters, &self.eigen, &self.labels)?;
-        validate::positive("tol", self.tol)?;
+        let eigen = check_common(&self.eigen, &self.labels)?;
+        check_stopping(self.tol, self.max_iter)?;
         validate::positive("kkt_tol", self.kkt_tol)?;
-        if self.max_iter == 0 {
-            return Err(Error::param("max_iter", 0, "must be at least 1"));
-        }
         if let Some(c) = self.step_cap {
             validate::positive("step_cap", c)?;
         }
@@ -168,11 +173,10 @@ impl ParamGuard for SimpleMkkmParams {
     }
 }
 
-/// Parameters of MKKM (Huang et al., 2012) as in the authors' baseline code.
+/// Parameters of MKKM (Huang et al., 2012) as in the SimpleMKKM authors' baseline code,
+/// unchecked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MkkmParams {
-    /// Number of clusters k.
-    pub n_clusters: usize,
     /// Stop when the relative objective change is below this. Default 1e-4.
     pub tol: f64,
     /// Iteration cap. Default 50.
@@ -185,11 +189,16 @@ pub struct MkkmParams {
     pub labels: LabelOptions,
 }
 
+impl Default for MkkmParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl MkkmParams {
-    /// Defaults of the authors' baseline for `n_clusters` clusters.
-    pub fn new(n_clusters: usize) -> Self {
+    /// Defaults of the authors' baseline.
+    pub fn new() -> Self {
         Self {
-            n_clusters,
             tol: 1e-4,
             max_iter: 50,
             preprocessing: Preprocessing::default(),
@@ -209,11 +218,8 @@ builders!(MkkmParams {
 impl ParamGuard for MkkmParams {
     type Checked = crate::Mkkm;
     fn check(&self) -> Result<crate::Mkkm> {
-        let eigen = check_common(self.n_clusters, &self.eigen, &self.labels)?;
-        validate::positive("tol", self.tol)?;
-        if self.max_iter == 0 {
-            return Err(Error::param("max_iter", 0, "must be at least 1"));
-        }
+        let eigen = check_common(&self.eigen, &self.labels)?;
+        check_stopping(self.tol, self.max_iter)?;
         Ok(crate::Mkkm {
             params: MkkmParams {
                 eigen,
@@ -223,12 +229,94 @@ impl ParamGuard for MkkmParams {
     }
 }
 
-/// Parameters of Avg-KKM and single-kernel kernel k-means (spectral relaxation: top-k
-/// eigenvectors of the kernel, then k-means on the row-normalised H).
+/// Parameters of MKKM-MiR (Liu et al., AAAI 2016; [`crate::mkkm_mir`]), unchecked.
+///
+/// ```
+/// use mkc_simplemkkm::prelude::*;
+/// assert!(MkkmMirParams::new().lambda(0.5).validate_params().is_ok());
+/// assert!(MkkmMirParams::new().lambda(-1.0).validate_params().is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct MkkmMirParams {
+    /// Regularisation weight λ ≥ 0 (0 gives MKKM with the QP weight update). Default 1.
+    pub lambda: f64,
+    /// Stop when the relative objective change is below this (after ≥ 3 iterations).
+    /// Default 1e-6 (authors).
+    pub tol: f64,
+    /// Iteration cap (ours; the authors have none). Default 100.
+    pub max_iter: usize,
+    /// Weights below this are set to 0 after each QP (authors: 1e-6).
+    pub zero_weight: f64,
+    /// Kernel preprocessing (default centre then unit diagonal, as the authors).
+    pub preprocessing: Preprocessing,
+    /// Eigensolver options.
+    pub eigen: EigenOptions,
+    /// Final k-means on the row-normalised H.
+    pub labels: LabelOptions,
+}
+
+impl Default for MkkmMirParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MkkmMirParams {
+    /// Defaults of the authors' code (λ, which they search over 2^-15 … 2^10: 1).
+    pub fn new() -> Self {
+        Self {
+            lambda: 1.0,
+            tol: 1e-6,
+            max_iter: 100,
+            zero_weight: 1e-6,
+            preprocessing: Preprocessing::default(),
+            eigen: default_eigen_options(),
+            labels: LabelOptions::default(),
+        }
+    }
+}
+builders!(MkkmMirParams {
+    lambda: f64,
+    tol: f64,
+    max_iter: usize,
+    zero_weight: f64,
+    preprocessing: Preprocessing,
+    eigen: EigenOptions,
+    labels: LabelOptions
+});
+
+impl ParamGuard for MkkmMirParams {
+    type Checked = crate::MkkmMir;
+    fn check(&self) -> Result<crate::MkkmMir> {
+        let eigen = check_common(&self.eigen, &self.labels)?;
+        if !(self.lambda.is_finite() && self.lambda >= 0.0) {
+            return Err(Error::param(
+                "lambda",
+                self.lambda,
+                "must be finite and ≥ 0",
+            ));
+        }
+        check_stopping(self.tol, self.max_iter)?;
+        if !(self.zero_weight.is_finite() && (0.0..0.5).contains(&self.zero_weight)) {
+            return Err(Error::param(
+                "zero_weight",
+                self.zero_weight,
+                "must lie in [0, 0.5)",
+            ));
+        }
+        Ok(crate::MkkmMir {
+            params: MkkmMirParams {
+                eigen,
+                ..self.clone()
+            },
+        })
+    }
+}
+
+/// Parameters of Avg-KKM in the authors' spectral form (top-k eigenvectors of the
+/// average kernel, then k-means on the row-normalised H), unchecked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AvgParams {
-    /// Number of clusters k.
-    pub n_clusters: usize,
     /// Kernel preprocessing (default centre then unit diagonal).
     pub preprocessing: Preprocessing,
     /// Eigensolver options.
@@ -237,11 +325,16 @@ pub struct AvgParams {
     pub labels: LabelOptions,
 }
 
+impl Default for AvgParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl AvgParams {
-    /// Defaults for `n_clusters` clusters.
-    pub fn new(n_clusters: usize) -> Self {
+    /// Defaults of the authors' code.
+    pub fn new() -> Self {
         Self {
-            n_clusters,
             preprocessing: Preprocessing::default(),
             eigen: default_eigen_options(),
             labels: LabelOptions::default(),
@@ -257,7 +350,7 @@ builders!(AvgParams {
 impl ParamGuard for AvgParams {
     type Checked = crate::AvgKkm;
     fn check(&self) -> Result<crate::AvgKkm> {
-        let eigen = check_common(self.n_clusters, &self.eigen, &self.labels)?;
+        let eigen = check_common(&self.eigen, &self.labels)?;
         Ok(crate::AvgKkm {
             params: AvgParams {
                 eigen,
@@ -267,64 +360,122 @@ impl ParamGuard for AvgParams {
     }
 }
 
+mkc_core::clusterer_via_check!(SimpleMkkmParams, "simplemkkm");
+mkc_core::clusterer_via_check!(MkkmParams, "mkkm");
+mkc_core::clusterer_via_check!(MkkmMirParams, "mkkm-mir");
+mkc_core::clusterer_via_check!(AvgParams, "avg-kkm-spectral");
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mkc_core::Clusterer;
+
+    /// The parameter an `InvalidParam` error names.
+    fn named(r: Result<()>) -> String {
+        match r {
+            Err(Error::InvalidParam { name, .. }) => name,
+            Err(e) => panic!("not InvalidParam: {e}"),
+            Ok(()) => panic!("accepted"),
+        }
+    }
 
     #[test]
     fn every_bad_parameter_is_named() {
-        let name = |r: Result<crate::SimpleMkkm>| match r {
-            Err(Error::InvalidParam { name, .. }) => name,
-            Err(e) => panic!("{e}"),
-            Ok(_) => panic!("accepted"),
+        let s = SimpleMkkmParams::new;
+        let bad_labels = LabelOptions {
+            n_init: 0,
+            max_iter: 1,
         };
-        assert_eq!(name(SimpleMkkmParams::new(0).check()), "n_clusters");
-        assert_eq!(name(SimpleMkkmParams::new(3).tol(0.0).check()), "tol");
-        assert_eq!(name(SimpleMkkmParams::new(3).tol(f64::NAN).check()), "tol");
-        assert_eq!(
-            name(SimpleMkkmParams::new(3).max_iter(0).check()),
-            "max_iter"
-        );
-        assert_eq!(
-            name(SimpleMkkmParams::new(3).step_cap(Some(-1.0)).check()),
-            "step_cap"
-        );
-        assert_eq!(
-            name(SimpleMkkmParams::new(3).kkt_tol(0.0).check()),
-            "kkt_tol"
-        );
-        assert_eq!(
-            name(
-                SimpleMkkmParams::new(3)
-                    .line_search(LineSearch::GoldenSection(GoldenSection::new(0.0)))
-                    .check()
+        let cases: Vec<(Result<()>, &str)> = vec![
+            (s().tol(0.0).validate_params(), "tol"),
+            (s().tol(f64::NAN).validate_params(), "tol"),
+            (s().max_iter(0).validate_params(), "max_iter"),
+            (s().step_cap(Some(-1.0)).validate_params(), "step_cap"),
+            (s().kkt_tol(0.0).validate_params(), "kkt_tol"),
+            (
+                s().line_search(LineSearch::GoldenSection(GoldenSection::new(0.0)))
+                    .validate_params(),
+                "golden_section.delta_max",
             ),
-            "golden_section.delta_max"
-        );
-        assert_eq!(
-            name(
-                SimpleMkkmParams::new(3)
-                    .eigen(EigenOptions::default().tol(0.0))
-                    .check()
+            (
+                s().line_search(LineSearch::Armijo(Armijo {
+                    c1: 2.0,
+                    ..Armijo::default()
+                }))
+                .validate_params(),
+                "armijo.c1",
             ),
-            "tol"
-        );
-        assert_eq!(
-            name(
-                SimpleMkkmParams::new(3)
-                    .labels(LabelOptions {
-                        n_init: 0,
-                        max_iter: 1
-                    })
-                    .check()
+            (
+                s().solver(Solver::Subspace { trial_tol: 0.9 })
+                    .validate_params(),
+                "solver.trial_tol",
             ),
-            "labels.n_init"
-        );
-        assert!(SimpleMkkmParams::new(3).step_cap(None).check().is_ok());
-        assert!(MkkmParams::new(0).check().is_err());
-        assert!(MkkmParams::new(2).tol(-1.0).check().is_err());
-        assert!(MkkmParams::new(2).max_iter(0).check().is_err());
-        assert!(AvgParams::new(0).check().is_err());
-        assert!(AvgParams::new(2).check().is_ok());
+            (
+                s().eigen(EigenOptions::default().tol(0.0))
+                    .validate_params(),
+                "tol",
+            ),
+            (s().labels(bad_labels).validate_params(), "labels.n_init"),
+            (
+                s().labels(LabelOptions {
+                    n_init: 1,
+                    max_iter: 0,
+                })
+                .validate_params(),
+                "labels.max_iter",
+            ),
+            (MkkmParams::new().tol(-1.0).validate_params(), "tol"),
+            (MkkmParams::new().max_iter(0).validate_params(), "max_iter"),
+            (
+                MkkmParams::new().labels(bad_labels).validate_params(),
+                "labels.n_init",
+            ),
+            (
+                MkkmMirParams::new().lambda(f64::NAN).validate_params(),
+                "lambda",
+            ),
+            (
+                MkkmMirParams::new().lambda(-1.0).validate_params(),
+                "lambda",
+            ),
+            (MkkmMirParams::new().tol(0.0).validate_params(), "tol"),
+            (
+                MkkmMirParams::new().max_iter(0).validate_params(),
+                "max_iter",
+            ),
+            (
+                MkkmMirParams::new().zero_weight(0.5).validate_params(),
+                "zero_weight",
+            ),
+            (
+                MkkmMirParams::new().labels(bad_labels).validate_params(),
+                "labels.n_init",
+            ),
+            (
+                AvgParams::new().labels(bad_labels).validate_params(),
+                "labels.n_init",
+            ),
+        ];
+        for (i, (r, name)) in cases.into_iter().enumerate() {
+            assert_eq!(named(r), name, "case {i}");
+        }
+        assert!(s().step_cap(None).validate_params().is_ok());
+        assert!(s().validate_params().is_ok());
+        assert!(MkkmParams::default().validate_params().is_ok());
+        assert!(MkkmMirParams::default()
+            .lambda(0.0)
+            .validate_params()
+            .is_ok());
+        assert!(AvgParams::default().validate_params().is_ok());
+    }
+
+    #[test]
+    fn registry_names() {
+        assert_eq!(SimpleMkkmParams::new().name(), "simplemkkm");
+        assert_eq!(MkkmParams::new().name(), "mkkm");
+        assert_eq!(MkkmMirParams::new().name(), "mkkm-mir");
+        assert_eq!(AvgParams::new().name(), "avg-kkm-spectral");
+        let checked = SimpleMkkmParams::new().check().unwrap();
+        assert_eq!(Clusterer::name(&checked), "simplemkkm");
     }
 }

@@ -5,6 +5,8 @@
 //! diagonal, `K_ij / sqrt(K_ii K_jj)`; that is [`Preprocessing::CenterUnitDiagonal`],
 //! the default of every method in this crate. Both steps are `mkc_kernels::normalize`.
 
+use std::time::{Duration, Instant};
+
 use faer::{Mat, MatRef};
 use mkc_core::{validate, Error, Result};
 use mkc_kernels::Normalization;
@@ -47,6 +49,11 @@ impl Preprocessing {
     /// and return preprocessed copies. Errors name the kernel (`kernels[p]`).
     pub fn apply(&self, kernels: &[MatRef<'_, f64>]) -> Result<Vec<Mat<f64>>> {
         validate::kernels("kernels", kernels)?;
+        self.apply_valid(kernels)
+    }
+
+    /// [`Preprocessing::apply`] on kernels already validated (a `KernelSet`'s).
+    fn apply_valid(&self, kernels: &[MatRef<'_, f64>]) -> Result<Vec<Mat<f64>>> {
         let steps = self.steps();
         let mut out = Vec::with_capacity(kernels.len());
         for (p, k) in kernels.iter().enumerate() {
@@ -60,31 +67,54 @@ impl Preprocessing {
     }
 }
 
-/// Preprocessed kernels, or the caller's kernels when there is nothing to do (no copy).
-pub(crate) enum Prepared<'a> {
+/// Preprocessed kernels (or the caller's kernels when there is nothing to do: no copy),
+/// with the time preprocessing took.
+pub(crate) struct Prepared<'a> {
+    kernels: Kernels<'a>,
+    /// Wall time of validation and preprocessing.
+    pub time: Duration,
+}
+
+enum Kernels<'a> {
     Borrowed(Vec<MatRef<'a, f64>>),
     Owned(Vec<Mat<f64>>),
 }
 
 impl<'a> Prepared<'a> {
-    /// Validate, preprocess and check that no kernel is zero.
+    /// Validate, preprocess and check that no kernel is zero (the engines' way in).
     pub(crate) fn new(kernels: &[MatRef<'a, f64>], prep: &Preprocessing) -> Result<Self> {
-        let this = if prep.is_identity() {
-            validate::kernels("kernels", kernels)?;
-            Prepared::Borrowed(kernels.to_vec())
+        let t0 = Instant::now();
+        validate::kernels("kernels", kernels)?;
+        Self::finish(kernels, prep, t0)
+    }
+
+    /// As [`Prepared::new`] for the kernels of a `KernelSet`, validated when the set was
+    /// built: they are not read again to be checked.
+    pub(crate) fn trusted(kernels: &[MatRef<'a, f64>], prep: &Preprocessing) -> Result<Self> {
+        Self::finish(kernels, prep, Instant::now())
+    }
+
+    fn finish(kernels: &[MatRef<'a, f64>], prep: &Preprocessing, t0: Instant) -> Result<Self> {
+        let kernels = if prep.is_identity() {
+            Kernels::Borrowed(kernels.to_vec())
         } else {
-            Prepared::Owned(prep.apply(kernels)?)
+            Kernels::Owned(prep.apply_valid(kernels)?)
+        };
+        let mut this = Prepared {
+            kernels,
+            time: Duration::ZERO,
         };
         for (p, k) in this.views().iter().enumerate() {
             reject_zero(*k, p)?;
         }
+        this.time = t0.elapsed();
         Ok(this)
     }
 
     pub(crate) fn views(&self) -> Vec<MatRef<'_, f64>> {
-        match self {
-            Prepared::Borrowed(v) => v.clone(),
-            Prepared::Owned(v) => v.iter().map(|m| m.as_ref()).collect(),
+        match &self.kernels {
+            Kernels::Borrowed(v) => v.clone(),
+            Kernels::Owned(v) => v.iter().map(|m| m.as_ref()).collect(),
         }
     }
 }
@@ -108,47 +138,53 @@ fn reject_zero(k: MatRef<'_, f64>, p: usize) -> Result<()> {
 
 /// Name the kernel in errors that the normalisations report as "kernel".
 fn rename(e: Error, p: usize) -> Error {
-    let name = |what: String| {
+    let name = |what: &str| {
         if what == "kernel" {
             format!("kernels[{p}]")
         } else {
             format!("kernels[{p}]: {what}")
         }
     };
-    match e {
-        Error::InvalidInput { what, reason } => Error::InvalidInput {
-            what: name(what),
-            reason,
-        },
+    with_what(&e, name).unwrap_or(e)
+}
+
+/// The same error with its subject `what` replaced by `what(old)`, for the variants
+/// that have one (`InvalidInput`, `NonFinite`, `NotSymmetric`, `Shape`); `None` for the
+/// others.
+pub(crate) fn with_what(e: &Error, what: impl Fn(&str) -> String) -> Option<Error> {
+    Some(match e {
+        Error::InvalidInput { what: w, reason } => Error::input(what(w), reason.clone()),
         Error::NonFinite {
-            what,
+            what: w,
             row,
             col,
             value,
         } => Error::NonFinite {
-            what: name(what),
-            row,
-            col,
-            value,
+            what: what(w),
+            row: *row,
+            col: *col,
+            value: *value,
         },
-        Error::NotSymmetric { what, i, j, a, b } => Error::NotSymmetric {
-            what: name(what),
+        Error::NotSymmetric {
+            what: w,
             i,
             j,
             a,
             b,
+        } => Error::NotSymmetric {
+            what: what(w),
+            i: *i,
+            j: *j,
+            a: *a,
+            b: *b,
         },
         Error::Shape {
-            what,
+            what: w,
             expected,
             got,
-        } => Error::Shape {
-            what: name(what),
-            expected,
-            got,
-        },
-        other => other,
-    }
+        } => Error::shape(what(w), expected.clone(), got.clone()),
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

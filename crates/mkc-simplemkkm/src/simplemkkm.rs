@@ -10,34 +10,46 @@
 use std::time::{Duration, Instant};
 
 use faer::{Mat, MatRef};
-use mkc_core::{Fit, Result};
+use mkc_core::{Diagnostics, Result};
 
 use crate::gradient;
-use crate::labels;
 use crate::line_search::{GoldenSection, Termination};
 use crate::objective::Evaluation;
-use crate::oracle::Oracle;
+use crate::oracle::{Oracle, OracleStats};
 use crate::params::{LineSearch, SimpleMkkmParams};
 use crate::preprocess::Prepared;
 use crate::reduced_gradient::kkt_residual;
+use crate::restarts;
 use crate::update::{update, Iterate};
 
 /// Smallest relative golden-section width used when refining a stalled line search
 /// (the authors' `goldensearchmax`).
 pub const MIN_DELTA_MAX: f64 = 1e-8;
 
-/// Checked SimpleMKKM parameters (from [`SimpleMkkmParams::check`](mkc_core::ParamGuard::check)).
+/// Checked SimpleMKKM parameters (from [`SimpleMkkmParams`] through
+/// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through
+/// [`mkc_core::Clusterer`] (registry name `"simplemkkm"`): Algorithm 1 on every kernel
+/// of the set (preprocessed first, see [`SimpleMkkmParams::preprocessing`]), then
+/// k-means with the seed on the row-normalised H. Weights: γ on the simplex
+/// ([`mkc_core::WeightConstraint::Simplex`]); the combined kernel is `Σ_p γ_p² K_p`.
+/// Objective: J(γ) of eq. (6), minimised, at γ = 1/m and after every update. Restarts
+/// optimise γ and H once and run only the k-means per seed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimpleMkkm {
     pub(crate) params: SimpleMkkmParams,
 }
 
-/// Diagnostics of a SimpleMKKM run.
+/// Diagnostics of a SimpleMKKM run (`Clustering::diagnostics`, [`SimpleMkkmFit::diagnostics`]).
+///
+/// [`Diagnostics::entries`] lists, in this order, `eigensolves`,
+/// `seconds_per_eigensolve`, `optimisation_seconds`, `kkt_residual`, `kernel_matvecs`,
+/// `subspace_expansions` and `converged` (0 or 1), the names of the experiments' run
+/// records.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct SimpleMkkmInfo {
-    /// Number of γ updates made (Algorithm 1's loop count).
-    pub iterations: usize,
-    /// Whether `max |Δγ| < tol` was reached before `max_iter`.
+#[non_exhaustive]
+pub struct SimpleMkkmDiagnostics {
+    /// Whether `max |Δγ| < tol` was reached before `max_iter` (also
+    /// `Clustering::converged`).
     pub converged: bool,
     /// Number of exact top-k eigensolves: with the eigensolver, one per J evaluation
     /// (including the first); with the subspace solver, the first (cold) solve plus one
@@ -75,10 +87,8 @@ pub struct SimpleMkkmInfo {
     pub dense_solves: usize,
     /// Wall time of the whole optimisation (preprocessing excluded).
     pub optimisation_time: Duration,
-    /// Wall time of preprocessing and validation.
+    /// Wall time of preprocessing (and, through the engine, validation).
     pub preprocessing_time: Duration,
-    /// J(γ) at γ = 1/m and after every update (non-increasing).
-    pub objective_trace: Vec<f64>,
     /// γ at the start and after every update.
     pub gamma_trace: Vec<Vec<f64>>,
     /// J evaluations spent by each line search.
@@ -94,29 +104,48 @@ pub struct SimpleMkkmInfo {
     pub kkt_residual: f64,
 }
 
-/// Result of SimpleMKKM.
+impl Diagnostics for SimpleMkkmDiagnostics {
+    fn entries(&self) -> Vec<(String, f64)> {
+        vec![
+            ("eigensolves".into(), self.eigensolves as f64),
+            (
+                "seconds_per_eigensolve".into(),
+                self.time_per_eigensolve.as_secs_f64(),
+            ),
+            (
+                "optimisation_seconds".into(),
+                self.optimisation_time.as_secs_f64(),
+            ),
+            ("kkt_residual".into(), self.kkt_residual),
+            ("kernel_matvecs".into(), self.kernel_matvecs as f64),
+            (
+                "subspace_expansions".into(),
+                self.subspace_expansions as f64,
+            ),
+            ("converged".into(), f64::from(u8::from(self.converged))),
+        ]
+    }
+}
+
+/// Result of the SimpleMKKM optimisation ([`SimpleMkkm::fit_kernels`]): the weights and
+/// the relaxed partition matrix H, before the seeded k-means.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct SimpleMkkmFit {
     /// Learned kernel weights γ on the simplex (`K_γ = Σ_p γ_p² K_p`).
     pub gamma: Vec<f64>,
     /// Top-k eigenvectors of `K_γ` at the returned γ (n x k).
     pub h: Mat<f64>,
-    /// J(γ) = tr(Hᵀ K_γ H) at the returned γ.
+    /// J(γ) = tr(Hᵀ K_γ H) at the returned γ (eq. (6)).
     pub objective: f64,
     /// The k largest eigenvalues of `K_γ`, descending.
     pub eigenvalues: Vec<f64>,
-    /// Diagnostics.
-    pub info: SimpleMkkmInfo,
-    pub(crate) n_clusters: usize,
-    pub(crate) label_opts: labels::LabelOptions,
-}
-
-impl SimpleMkkmFit {
-    /// Labels from H with `seed` (row-normalised H, then k-means with the configured
-    /// restarts). Call with different seeds for the 20/50-run protocol.
-    pub fn labels(&self, seed: u64) -> Result<Vec<usize>> {
-        labels::labels_from_h_with(self.h.as_ref(), self.n_clusters, &self.label_opts, seed)
-    }
+    /// J(γ) at γ = 1/m and after every update (non-increasing).
+    pub objective_trace: Vec<f64>,
+    /// Number of γ updates made (Algorithm 1's loop count).
+    pub iterations: usize,
+    /// Counts, times and traces of the run.
+    pub diagnostics: SimpleMkkmDiagnostics,
 }
 
 impl SimpleMkkm {
@@ -125,49 +154,81 @@ impl SimpleMkkm {
         &self.params
     }
 
-    /// Run Algorithm 1 on the base kernels (each n x n, symmetric, finite, same size).
-    pub fn fit(&self, kernels: &[MatRef<'_, f64>]) -> Result<SimpleMkkmFit> {
-        let p = &self.params;
-        let t_prep = Instant::now();
-        let prepared = Prepared::new(kernels, &p.preprocessing)?;
-        let views = prepared.views();
-        let preprocessing_time = t_prep.elapsed();
-        let t0 = Instant::now();
-        let mut obj = Oracle::new(
-            &views,
-            p.n_clusters,
-            p.eigen.clone(),
-            p.warm_start,
-            p.solver,
-        )?;
-        let m = views.len();
-        let grad_of = |gamma: &[f64], eval: &Evaluation| -> Result<Vec<f64>> {
-            Ok(match &eval.alignments {
-                Some(a) => gradient::gradient(gamma, a),
-                None => gradient::gradient(gamma, &gradient::alignments(&views, eval.h.as_ref())?),
-            })
-        };
+    /// Algorithm 1 on the base kernels (each n x n, symmetric, finite, same size;
+    /// validated here) for `n_clusters` clusters: the weights γ and the relaxed partition
+    /// matrix H, without the final k-means. This is the deterministic part of
+    /// `Clusterer::fit`, public for callers who want H itself, the full traces, or to
+    /// time the optimisation alone; labels from it are
+    /// [`labels_from_h_with`](crate::labels_from_h_with)`(h, n_clusters, &params.labels, seed)`.
+    pub fn fit_kernels(
+        &self,
+        kernels: &[MatRef<'_, f64>],
+        n_clusters: usize,
+    ) -> Result<SimpleMkkmFit> {
+        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
+        self.run(&prepared, n_clusters)
+    }
 
+    /// Algorithm 1 on prepared kernels.
+    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<SimpleMkkmFit> {
+        let p = &self.params;
+        let views = prepared.views();
+        let t0 = Instant::now();
+        let mut obj = Oracle::new(&views, n_clusters, p.eigen.clone(), p.warm_start, p.solver)?;
         // Algorithm 1, line 2: γ = 1/m; line 4: H for K_γ; line 5: gradient.
+        let m = views.len();
         let gamma = vec![1.0 / m as f64; m];
         let eval = obj.start(&gamma)?;
-        let grad = grad_of(&gamma, &eval)?;
-        let mut it = Iterate { gamma, eval, grad };
-        let mut info = SimpleMkkmInfo {
-            objective_trace: vec![it.eval.value],
-            gamma_trace: vec![it.gamma.clone()],
-            ..Default::default()
+        let grad = grad_of(&views, &gamma, &eval)?;
+        let mut run = Descent {
+            it: Iterate { gamma, eval, grad },
+            trace: Vec::new(),
+            iterations: 0,
+            diag: SimpleMkkmDiagnostics::default(),
         };
+        run.trace.push(run.it.eval.value);
+        run.diag.gamma_trace.push(run.it.gamma.clone());
+        self.descend(&mut obj, &views, &mut run)?;
 
+        let Descent {
+            it,
+            trace,
+            iterations,
+            mut diag,
+        } = run;
+        record_stats(&mut diag, &obj.stats());
+        diag.kkt_residual = kkt_residual(&it.gamma, &it.grad);
+        diag.gradient = it.grad;
+        diag.optimisation_time = t0.elapsed();
+        diag.preprocessing_time = prepared.time;
+        Ok(SimpleMkkmFit {
+            gamma: it.gamma,
+            h: it.eval.h,
+            objective: it.eval.value,
+            eigenvalues: it.eval.eigenvalues,
+            objective_trace: trace,
+            iterations,
+            diagnostics: diag,
+        })
+    }
+
+    /// Algorithm 1's loop (lines 3–7): γ updates until `max |Δγ| < tol` or `max_iter`.
+    fn descend(
+        &self,
+        obj: &mut Oracle<'_>,
+        views: &[MatRef<'_, f64>],
+        run: &mut Descent,
+    ) -> Result<()> {
+        let p = &self.params;
         let mut ls = p.line_search;
         let mut failures = 0usize;
-        while info.iterations < p.max_iter {
-            let up = update(&mut obj, &it, &ls, p.step_cap)?;
+        while run.iterations < p.max_iter {
+            let up = update(obj, &run.it, &ls, p.step_cap)?;
             obj.set_exact_trials(false);
             if up.retry {
                 // The subspace now holds the eigenvectors at the rejected step: search
                 // again; after two failures with exact (certified) trial values.
-                info.retries += 1;
+                run.diag.retries += 1;
                 failures += 1;
                 if failures >= 2 {
                     obj.set_exact_trials(true);
@@ -177,84 +238,100 @@ impl SimpleMkkm {
                 }
             }
             failures = 0;
-            info.line_search_evaluations.push(up.evaluations);
-            info.line_search_terminations.push(up.termination);
+            run.diag.line_search_evaluations.push(up.evaluations);
+            run.diag.line_search_terminations.push(up.termination);
             let delta = match up.next {
                 Some((gamma, eval)) => {
                     let delta = gamma
                         .iter()
-                        .zip(&it.gamma)
+                        .zip(&run.it.gamma)
                         .map(|(a, b)| (a - b).abs())
                         .fold(0.0, f64::max);
-                    let grad = grad_of(&gamma, &eval)?;
-                    it = Iterate { gamma, eval, grad };
+                    let grad = grad_of(views, &gamma, &eval)?;
+                    run.it = Iterate { gamma, eval, grad };
                     delta
                 }
                 None => 0.0,
             };
-            info.iterations += 1;
-            info.objective_trace.push(it.eval.value);
-            info.gamma_trace.push(it.gamma.clone());
+            run.iterations += 1;
+            run.trace.push(run.it.eval.value);
+            run.diag.gamma_trace.push(run.it.gamma.clone());
             // Algorithm 1, line 7.
             if delta < p.tol {
-                if let (true, true, LineSearch::GoldenSection(gs)) = (
-                    delta == 0.0 && p.refine_on_stall,
-                    kkt_residual(&it.gamma, &it.grad) > p.kkt_tol,
-                    &mut ls,
-                ) {
-                    if gs.delta_max > MIN_DELTA_MAX {
-                        *gs = GoldenSection {
-                            delta_max: (gs.delta_max / 10.0).max(MIN_DELTA_MAX),
-                            ..*gs
-                        };
-                        info.refinements += 1;
-                        continue;
-                    }
+                if delta == 0.0 && p.refine_on_stall && self.refine(&mut ls, &run.it) {
+                    run.diag.refinements += 1;
+                    continue;
                 }
-                info.converged = true;
+                run.diag.converged = true;
                 break;
             }
         }
+        Ok(())
+    }
 
-        let os = obj.stats();
-        let stats = os.eval.clone();
-        info.eigensolves = stats.eigensolves + os.certified;
-        info.projected_evaluations = os.projected_evaluations;
-        info.trial_time = os.trial_time;
-        info.kernel_matvecs = os.kernel_matvecs;
-        info.subspace_restarts = os.subspace_restarts;
-        info.subspace_expansions = os.expansions;
-        info.certify_matvecs = os.certify_matvecs;
-        info.trial_cache_hits = os.cache_hits;
-        info.warm_eigensolves = stats.warm_eigensolves;
-        info.eigen_time = stats.eigen_time + os.certify_time;
-        info.time_per_eigensolve = if info.eigensolves == 0 {
-            Duration::ZERO
-        } else {
-            info.eigen_time / info.eigensolves as u32
+    /// A stalled golden section although the optimality residual exceeds `kkt_tol`:
+    /// narrow the bracket width tenfold (down to [`MIN_DELTA_MAX`]); false when that is
+    /// not possible or not needed.
+    fn refine(&self, ls: &mut LineSearch, it: &Iterate) -> bool {
+        let LineSearch::GoldenSection(gs) = ls else {
+            return false;
         };
-        info.combine_time = stats.combine_time;
-        info.matvecs = stats.matvecs;
-        info.dense_solves = stats.dense_solves;
-        info.kkt_residual = kkt_residual(&it.gamma, &it.grad);
-        info.gradient = it.grad.clone();
-        info.optimisation_time = t0.elapsed();
-        info.preprocessing_time = preprocessing_time;
-        Ok(SimpleMkkmFit {
-            gamma: it.gamma,
-            h: it.eval.h,
-            objective: it.eval.value,
-            eigenvalues: it.eval.eigenvalues,
-            info,
-            n_clusters: p.n_clusters,
-            label_opts: p.labels,
-        })
+        let off_optimum = kkt_residual(&it.gamma, &it.grad) > self.params.kkt_tol;
+        if !off_optimum || gs.delta_max <= MIN_DELTA_MAX {
+            return false;
+        }
+        *gs = GoldenSection {
+            delta_max: (gs.delta_max / 10.0).max(MIN_DELTA_MAX),
+            ..*gs
+        };
+        true
     }
 }
 
-impl<'a> Fit<[MatRef<'a, f64>]> for SimpleMkkm {
-    type Output = SimpleMkkmFit;
-    fn fit(&self, kernels: &[MatRef<'a, f64>]) -> Result<SimpleMkkmFit> {
-        SimpleMkkm::fit(self, kernels)
-    }
+/// The state of Algorithm 1 between updates.
+struct Descent {
+    it: Iterate,
+    trace: Vec<f64>,
+    iterations: usize,
+    diag: SimpleMkkmDiagnostics,
 }
+
+/// Theorem 1's gradient at an evaluation (with the alignments the subspace solver
+/// computed, else from H).
+fn grad_of(views: &[MatRef<'_, f64>], gamma: &[f64], eval: &Evaluation) -> Result<Vec<f64>> {
+    Ok(match &eval.alignments {
+        Some(a) => gradient::gradient(gamma, a),
+        None => gradient::gradient(gamma, &gradient::alignments(views, eval.h.as_ref())?),
+    })
+}
+
+/// Counts and times of the oracle into the diagnostics.
+fn record_stats(diag: &mut SimpleMkkmDiagnostics, os: &OracleStats) {
+    let stats = &os.eval;
+    diag.eigensolves = stats.eigensolves + os.certified;
+    diag.projected_evaluations = os.projected_evaluations;
+    diag.trial_time = os.trial_time;
+    diag.kernel_matvecs = os.kernel_matvecs;
+    diag.subspace_restarts = os.subspace_restarts;
+    diag.subspace_expansions = os.expansions;
+    diag.certify_matvecs = os.certify_matvecs;
+    diag.trial_cache_hits = os.cache_hits;
+    diag.warm_eigensolves = stats.warm_eigensolves;
+    diag.eigen_time = stats.eigen_time + os.certify_time;
+    diag.time_per_eigensolve = if diag.eigensolves == 0 {
+        Duration::ZERO
+    } else {
+        diag.eigen_time / diag.eigensolves as u32
+    };
+    diag.combine_time = stats.combine_time;
+    diag.matvecs = stats.matvecs;
+    diag.dense_solves = stats.dense_solves;
+}
+
+restarts::relaxed_weights_fit!(SimpleMkkmFit, SimpleMkkmDiagnostics);
+restarts::clusterer_by_relaxation!(
+    SimpleMkkm,
+    SimpleMkkmDiagnostics,
+    "simplemkkm",
+    "SimpleMKKM"
+);

@@ -5,9 +5,10 @@ mod common;
 use common::gaussian_views;
 use faer::{Mat, MatRef};
 use mkc_core::{Error, ParamGuard};
+use mkc_simplemkkm::prelude::*;
 use mkc_simplemkkm::{
     default_eigen_options, gradient, objective::Objective, reduced_gradient, Armijo, GoldenSection,
-    LineSearch, Preprocessing, SimpleMkkmParams, Solver,
+    LineSearch, Preprocessing, Solver,
 };
 
 fn refs(ks: &[Mat<f64>]) -> Vec<MatRef<'_, f64>> {
@@ -15,37 +16,37 @@ fn refs(ks: &[Mat<f64>]) -> Vec<MatRef<'_, f64>> {
 }
 
 fn on_simplex(g: &[f64]) -> bool {
-    g.iter().all(|v| (0.0..=1.0).contains(v)) && (g.iter().sum::<f64>() - 1.0).abs() < 1e-12
+    WeightConstraint::Simplex.violation(g) < 1e-12 && g.iter().all(|v| (0.0..=1.0).contains(v))
 }
 
 #[test]
 fn objective_never_increases_and_gamma_stays_on_the_simplex() {
     let (ks, _) = gaussian_views(60, 3, &[0.5, 2.0, 5.0]);
-    let views = refs(&ks);
+    let data = KernelSet::new(&ks).unwrap();
     for ls in [
         LineSearch::GoldenSection(GoldenSection::default()),
         LineSearch::Armijo(Armijo::default()),
     ] {
         for cap in [Some(0.1), None] {
-            let fit = SimpleMkkmParams::new(3)
+            let fit = SimpleMkkmParams::new()
                 .line_search(ls)
                 .step_cap(cap)
-                .check()
-                .unwrap()
-                .fit(&views)
+                .fit(&data, 3, 0)
                 .unwrap();
-            let tr = &fit.info.objective_trace;
-            assert_eq!(tr.len(), fit.info.iterations + 1);
+            let tr = &fit.objective;
+            assert_eq!(tr.len(), fit.iterations + 1);
             for w in tr.windows(2) {
                 assert!(w[1] <= w[0], "J increased: {tr:?}");
             }
             assert!(tr.last().unwrap() < &tr[0], "no decrease at all: {tr:?}");
-            for g in &fit.info.gamma_trace {
+            for g in &fit.diagnostics.gamma_trace {
                 assert!(on_simplex(g), "{g:?}");
             }
-            assert!(on_simplex(&fit.gamma));
-            assert!(fit.info.converged);
-            assert_eq!(fit.objective, *tr.last().unwrap());
+            let w = fit.kernel_weights.as_ref().unwrap();
+            assert_eq!(w.constraint, WeightConstraint::Simplex);
+            assert!(w.violation() < 1e-9 && on_simplex(&w.values));
+            assert_eq!(w.values, *fit.diagnostics.gamma_trace.last().unwrap());
+            assert!(fit.converged && fit.diagnostics.converged);
         }
     }
 }
@@ -81,32 +82,29 @@ fn gradient_matches_central_finite_differences() {
     }
 }
 
+/// The engine (γ and H, no k-means) with the given parameters.
+fn engine(p: SimpleMkkmParams, ks: &[Mat<f64>], k: usize) -> mkc_simplemkkm::SimpleMkkmFit {
+    p.check().unwrap().fit_kernels(&refs(ks), k).unwrap()
+}
+
 #[test]
 fn returned_gamma_satisfies_first_order_optimality() {
     let (ks, _) = gaussian_views(80, 4, &[0.3, 1.5, 3.0]);
-    let views = refs(&ks);
-    let fit = SimpleMkkmParams::new(4)
-        .tol(1e-7)
-        .check()
-        .unwrap()
-        .fit(&views)
-        .unwrap();
+    let data = KernelSet::new(&ks).unwrap();
+    let fit = SimpleMkkmParams::new().tol(1e-7).fit(&data, 4, 0).unwrap();
+    let gamma = fit.weights().unwrap();
+    let d = &fit.diagnostics;
     // KKT of min over the simplex: equal gradients on the support, larger off it.
-    let g = &fit.info.gradient;
+    let g = &d.gradient;
     assert!(
-        fit.info.kkt_residual < 1e-4,
-        "residual {} γ {:?} g {:?}",
-        fit.info.kkt_residual,
-        fit.gamma,
-        g
+        d.kkt_residual < 1e-4,
+        "residual {} γ {gamma:?} g {g:?}",
+        d.kkt_residual
     );
-    assert_eq!(
-        fit.info.kkt_residual,
-        reduced_gradient::kkt_residual(&fit.gamma, g)
-    );
+    assert_eq!(d.kkt_residual, reduced_gradient::kkt_residual(gamma, g));
     let active: Vec<f64> = g
         .iter()
-        .zip(&fit.gamma)
+        .zip(gamma)
         .filter(|(_, &w)| w > 0.0)
         .map(|(&v, _)| v)
         .collect();
@@ -115,7 +113,7 @@ fn returned_gamma_satisfies_first_order_optimality() {
         .fold((f64::MAX, f64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
     assert!((hi - lo) / hi < 1e-3, "{g:?}");
     // Non-sparse weights (the paper's Figure 1): γ_p ∝ 1/tr(HᵀK_pH) is interior here.
-    assert!(fit.gamma.iter().all(|&w| w > 0.05), "{:?}", fit.gamma);
+    assert!(gamma.iter().all(|&w| w > 0.05), "{gamma:?}");
 }
 
 #[test]
@@ -127,116 +125,149 @@ fn closed_form_for_scaled_copies_of_one_kernel() {
         .iter()
         .map(|&s| Mat::from_fn(50, 50, |i, j| s * ks[0][(i, j)]))
         .collect();
-    let fit = SimpleMkkmParams::new(2)
+    let fit = SimpleMkkmParams::new()
         .preprocessing(Preprocessing::None)
         .tol(1e-8)
-        .check()
-        .unwrap()
-        .fit(&refs(&scaled))
+        .fit(&KernelSet::new(&scaled).unwrap(), 2, 0)
         .unwrap();
+    let gamma = fit.weights().unwrap();
     let s: f64 = c.iter().map(|v| 1.0 / v).sum();
-    for (g, cp) in fit.gamma.iter().zip(&c) {
-        assert!((g - 1.0 / cp / s).abs() < 1e-4, "{:?}", fit.gamma);
+    for (g, cp) in gamma.iter().zip(&c) {
+        assert!((g - 1.0 / cp / s).abs() < 1e-4, "{gamma:?}");
     }
     // identical kernels: γ = 1/m is already optimal and is returned unchanged
     let same = vec![ks[0].clone(), ks[0].clone()];
-    let fit = SimpleMkkmParams::new(2)
-        .check()
-        .unwrap()
-        .fit(&refs(&same))
+    let fit = SimpleMkkmParams::new()
+        .fit(&KernelSet::new(&same).unwrap(), 2, 0)
         .unwrap();
-    assert!((fit.gamma[0] - 0.5).abs() < 1e-12, "{:?}", fit.gamma);
+    assert!((fit.weights().unwrap()[0] - 0.5).abs() < 1e-12, "{fit:?}");
 }
 
 #[test]
 fn warm_and_cold_eigensolves_agree_and_are_counted() {
     let (ks, _) = gaussian_views(70, 3, &[0.5, 2.0, 4.0]);
-    let views = refs(&ks);
-    let warm = SimpleMkkmParams::new(3)
-        .solver(Solver::Eigensolver)
-        .check()
-        .unwrap()
-        .fit(&views)
-        .unwrap();
-    let cold = SimpleMkkmParams::new(3)
-        .solver(Solver::Eigensolver)
-        .warm_start(false)
-        .check()
-        .unwrap()
-        .fit(&views)
-        .unwrap();
-    for (a, b) in warm.gamma.iter().zip(&cold.gamma) {
-        assert!((a - b).abs() < 1e-6, "{:?} vs {:?}", warm.gamma, cold.gamma);
+    let data = KernelSet::new(&ks).unwrap();
+    let run = |warm| {
+        SimpleMkkmParams::new()
+            .solver(Solver::Eigensolver)
+            .warm_start(warm)
+            .fit(&data, 3, 0)
+            .unwrap()
+    };
+    let (warm, cold) = (run(true), run(false));
+    for (a, b) in warm.weights().unwrap().iter().zip(cold.weights().unwrap()) {
+        assert!((a - b).abs() < 1e-6, "{warm:?} vs {cold:?}");
     }
-    let i = &warm.info;
+    let d = &warm.diagnostics;
     assert_eq!(
-        i.eigensolves,
-        1 + i.line_search_evaluations.iter().sum::<usize>()
+        d.eigensolves,
+        1 + d.line_search_evaluations.iter().sum::<usize>()
     );
-    assert_eq!(i.warm_eigensolves, i.eigensolves - 1);
-    assert_eq!(cold.info.warm_eigensolves, 0);
+    assert_eq!(d.warm_eigensolves, d.eigensolves - 1);
+    assert_eq!(cold.diagnostics.warm_eigensolves, 0);
 }
 
 #[test]
-fn deterministic_fit_and_labels() {
+fn contract_fit_is_the_engine_then_seeded_kmeans() {
     let (ks, truth) = gaussian_views(60, 3, &[0.5, 1.0]);
-    let views = refs(&ks);
-    let model = SimpleMkkmParams::new(3).check().unwrap();
-    let a = model.fit(&views).unwrap();
-    let b = model.fit(&views).unwrap();
-    assert_eq!(a.gamma, b.gamma);
-    assert_eq!(a.labels(7).unwrap(), b.labels(7).unwrap());
-    let acc = mkc_metrics::accuracy(&truth, &a.labels(7).unwrap()).unwrap();
+    let data = KernelSet::new(&ks).unwrap();
+    let params = SimpleMkkmParams::new();
+    let a = params.fit(&data, 3, 7).unwrap();
+    let b = params.fit(&data, 3, 7).unwrap();
+    assert_eq!((&a.labels, a.weights()), (&b.labels, b.weights()));
+    let acc = mkc_metrics::accuracy(&truth, &a.labels).unwrap();
     assert!(acc > 0.95, "{acc}");
+    // the engine gives the same γ, trace and H; the labels are k-means on H with the seed
+    let e = engine(params.clone(), &ks, 3);
+    assert_eq!(a.weights().unwrap(), e.gamma.as_slice());
+    assert_eq!(a.objective, e.objective_trace);
+    assert_eq!(a.iterations, e.iterations);
+    let labels = mkc_simplemkkm::labels_from_h_with(e.h.as_ref(), 3, &params.labels, 7).unwrap();
+    assert_eq!(a.labels, labels);
+    // timings by phase, and the diagnostics the run records hold
+    for phase in ["preprocess", "weights", "kmeans"] {
+        assert!(
+            a.timings.phases().iter().any(|(p, _)| *p == phase),
+            "{phase}"
+        );
+    }
+    let names: Vec<String> = a
+        .diagnostics
+        .entries()
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "eigensolves",
+            "seconds_per_eigensolve",
+            "optimisation_seconds",
+            "kkt_residual",
+            "kernel_matvecs",
+            "subspace_expansions",
+            "converged"
+        ]
+    );
 }
 
 #[test]
 fn bad_inputs_are_typed_errors() {
-    let model = SimpleMkkmParams::new(2).check().unwrap();
     let (ks, _) = gaussian_views(10, 2, &[0.5, 1.0]);
+    let params = SimpleMkkmParams::new();
+    let model = params.check().unwrap();
+    // The engine validates the kernels: shape, NaN, symmetry, emptiness.
     let small = Mat::<f64>::identity(9, 9);
-    assert!(matches!(
-        model.fit(&[ks[0].as_ref(), small.as_ref()]),
-        Err(Error::Shape { .. })
-    ));
     let mut nan = ks[1].clone();
     nan[(3, 4)] = f64::NAN;
     nan[(4, 3)] = f64::NAN;
-    assert!(matches!(
-        model.fit(&[ks[0].as_ref(), nan.as_ref()]),
-        Err(Error::NonFinite { .. })
-    ));
     let mut asym = ks[1].clone();
     asym[(0, 1)] += 0.5;
-    assert!(matches!(
-        model.fit(&[ks[0].as_ref(), asym.as_ref()]),
-        Err(Error::NotSymmetric { .. })
-    ));
-    let zero = Mat::<f64>::zeros(10, 10);
-    assert!(matches!(
-        model.fit(&[ks[0].as_ref(), zero.as_ref()]),
-        Err(Error::InvalidInput { .. })
-    ));
-    let raw = SimpleMkkmParams::new(2)
-        .preprocessing(Preprocessing::None)
-        .check()
-        .unwrap();
-    assert!(matches!(
-        raw.fit(&[ks[0].as_ref(), zero.as_ref()]),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(model.fit(&[]), Err(Error::InvalidInput { .. })));
-    let too_many = SimpleMkkmParams::new(11).check().unwrap();
-    assert!(matches!(
-        too_many.fit(&refs(&ks)),
-        Err(Error::InvalidParam { .. })
-    ));
-    assert!(matches!(
-        SimpleMkkmParams::new(0).check(),
-        Err(Error::InvalidParam { .. })
-    ));
     let empty = Mat::<f64>::zeros(0, 0);
-    assert!(model.fit(&[empty.as_ref()]).is_err());
+    let cases: Vec<(Vec<MatRef<'_, f64>>, &str)> = vec![
+        (vec![ks[0].as_ref(), small.as_ref()], "Shape"),
+        (vec![ks[0].as_ref(), nan.as_ref()], "NonFinite"),
+        (vec![ks[0].as_ref(), asym.as_ref()], "NotSymmetric"),
+        (vec![], "InvalidInput"),
+        (vec![empty.as_ref()], "InvalidInput"),
+    ];
+    for (kernels, want) in cases {
+        let e = model.fit_kernels(&kernels, 2).unwrap_err();
+        assert!(format!("{e:?}").starts_with(want), "{want}: {e:?}");
+    }
+    // The contract: a zero kernel (with or without preprocessing), too many clusters,
+    // a set holding features only.
+    let zero = Mat::<f64>::zeros(10, 10);
+    let with_zero = vec![ks[0].clone(), zero];
+    let set = KernelSet::new(&with_zero).unwrap();
+    for p in [
+        params.clone(),
+        params.clone().preprocessing(Preprocessing::None),
+    ] {
+        match p.fit(&set, 2, 0) {
+            Err(Error::InvalidInput { what, .. }) => assert_eq!(what, "kernels[1]"),
+            other => panic!("{other:?}"),
+        }
+    }
+    let data = KernelSet::new(&ks).unwrap();
+    for k in [0, 11] {
+        match params.fit(&data, k, 0) {
+            Err(Error::InvalidParam { name, .. }) => assert_eq!(name, "n_clusters"),
+            other => panic!("{k}: {other:?}"),
+        }
+    }
+    let x = Mat::from_fn(10, 2, |i, j| (i * j) as f64);
+    let features = KernelSet::from_features(x.as_ref()).unwrap();
+    assert!(matches!(
+        params.fit(&features, 2, 0),
+        Err(Error::InvalidInput { .. })
+    ));
+    // every restart gets the error of the shared part
+    let runs = params.fit_restarts(&data, 11, &[1, 2, 3]);
+    assert_eq!(runs.len(), 3);
+    assert!(runs
+        .iter()
+        .all(|r| matches!(r, Err(Error::InvalidParam { name, .. }) if name == "n_clusters")));
     assert!(matches!(
         mkc_simplemkkm::labels_from_h(ks[0].as_ref(), 0, 1),
         Err(Error::InvalidParam { .. })
@@ -253,15 +284,7 @@ fn bad_inputs_are_typed_errors() {
 /// evaluation): same γ, same J, J never increases on either, same work accounting.
 fn compare_solvers(n: usize, k: usize, spread: &[f64]) {
     let (ks, _) = gaussian_views(n, k, spread);
-    let views = refs(&ks);
-    let fit = |solver| {
-        SimpleMkkmParams::new(k)
-            .solver(solver)
-            .check()
-            .unwrap()
-            .fit(&views)
-            .unwrap()
-    };
+    let fit = |solver| engine(SimpleMkkmParams::new().solver(solver), &ks, k);
     let exact = fit(Solver::Eigensolver);
     let fast = fit(Solver::default());
     for (a, b) in fast.gamma.iter().zip(&exact.gamma) {
@@ -279,16 +302,16 @@ fn compare_solvers(n: usize, k: usize, spread: &[f64]) {
         exact.objective
     );
     for f in [&fast, &exact] {
-        assert!(f.info.converged);
-        assert!(f.info.objective_trace.windows(2).all(|w| w[1] <= w[0]));
+        assert!(f.diagnostics.converged);
+        assert!(f.objective_trace.windows(2).all(|w| w[1] <= w[0]));
         assert!(on_simplex(&f.gamma));
-        assert!(f.info.kkt_residual < 1e-4, "{}", f.info.kkt_residual);
+        assert!(f.diagnostics.kkt_residual < 1e-4, "{:?}", f.diagnostics);
     }
     // the returned J, H and gradient are exact: compare with a fresh dense solve
     let kg = mkc_linalg::weighted_sum(
         &fast.gamma.iter().map(|g| g * g).collect::<Vec<_>>(),
         &Preprocessing::default()
-            .apply(&views)
+            .apply(&refs(&ks))
             .unwrap()
             .iter()
             .map(|m| m.as_ref())
@@ -302,7 +325,7 @@ fn compare_solvers(n: usize, k: usize, spread: &[f64]) {
         "{top} vs {}",
         fast.objective
     );
-    let i = &fast.info;
+    let i = &fast.diagnostics;
     assert_eq!(
         i.projected_evaluations,
         i.line_search_evaluations.iter().sum::<usize>()
@@ -310,10 +333,14 @@ fn compare_solvers(n: usize, k: usize, spread: &[f64]) {
     assert!(i.kernel_matvecs > 0 && i.subspace_expansions > 0);
     // one cold solve, one certified solve at γ = 1/m and one per accepted point (plus
     // rejected steps); far fewer exact solves than the reference path
-    let accepted = i.objective_trace.windows(2).filter(|w| w[1] < w[0]).count();
+    let accepted = fast
+        .objective_trace
+        .windows(2)
+        .filter(|w| w[1] < w[0])
+        .count();
     assert!(i.eigensolves >= 2 + accepted, "{i:?}");
-    assert!(i.eigensolves <= 2 + i.iterations + i.retries, "{i:?}");
-    assert!(i.eigensolves < exact.info.eigensolves);
+    assert!(i.eigensolves <= 2 + fast.iterations + i.retries, "{i:?}");
+    assert!(i.eigensolves < exact.diagnostics.eigensolves);
 }
 
 #[test]
@@ -330,9 +357,9 @@ fn subspace_solver_matches_the_eigensolver_path_block_lanczos() {
 #[test]
 fn bad_solver_tolerance_is_named() {
     for t in [0.0, -1.0, f64::NAN, 0.9] {
-        match SimpleMkkmParams::new(3)
+        match SimpleMkkmParams::new()
             .solver(Solver::Subspace { trial_tol: t })
-            .check()
+            .validate_params()
         {
             Err(Error::InvalidParam { name, .. }) => assert_eq!(name, "solver.trial_tol"),
             other => panic!("{t}: {other:?}"),
@@ -345,20 +372,12 @@ fn crude_trial_values_never_let_j_increase() {
     // trial_tol 0.5: trial values are poor lower bounds of J; the certified J at the
     // chosen step decides, rejected steps are retried, and the optimum is unchanged.
     let (ks, _) = gaussian_views(300, 4, &[0.8, 2.5, 5.0]);
-    let views = refs(&ks);
-    let run = |solver| {
-        SimpleMkkmParams::new(4)
-            .solver(solver)
-            .check()
-            .unwrap()
-            .fit(&views)
-            .unwrap()
-    };
+    let run = |solver| engine(SimpleMkkmParams::new().solver(solver), &ks, 4);
     let crude = run(Solver::Subspace { trial_tol: 0.5 });
     let exact = run(Solver::Eigensolver);
-    let tr = &crude.info.objective_trace;
+    let tr = &crude.objective_trace;
     assert!(tr.windows(2).all(|w| w[1] <= w[0]), "{tr:?}");
-    assert!(crude.info.converged);
+    assert!(crude.diagnostics.converged);
     for (a, b) in crude.gamma.iter().zip(&exact.gamma) {
         assert!(
             (a - b).abs() < 1e-4,

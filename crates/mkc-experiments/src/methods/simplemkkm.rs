@@ -1,18 +1,18 @@
 //! SimpleMKKM (Liu et al., ICML; `mkc-simplemkkm`) and its k-means-family baselines as
-//! the SimpleMKKM authors run them: MKKM (Huang et al., 2012) and Avg-KKM in the spectral
-//! form (top-k eigenvectors of the uniform kernel average, then k-means on the
-//! row-normalised H). The kernel weights / H are deterministic, so `run_restarts`
-//! optimises once and only the final k-means (10 replicates of 100 iterations) depends on
-//! the seed; each run is charged an equal share of the optimisation time.
+//! the SimpleMKKM authors run them: MKKM (Huang et al., 2012), MKKM-MiR (Liu et al.,
+//! 2016) and Avg-KKM in the spectral form (top-k eigenvectors of the uniform kernel
+//! average, then k-means on the row-normalised H). The kernel weights / H are
+//! deterministic: the methods' `fit_restarts` optimise once and only the final k-means
+//! (10 replicates of 100 iterations) depends on the seed; each run is charged an equal
+//! share of the optimisation time. The adapters only map parameters.
 
-use super::{Input, Method, Outcome};
+use super::Method;
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{Error, ParamGuard, Result};
+use mkc_core::{DynClusterer, Result};
 use mkc_simplemkkm::{
     Armijo, AvgParams, GoldenSection, LabelOptions, LineSearch, MkkmMirParams, MkkmParams,
     Preprocessing, SimpleMkkmParams, Solver,
 };
-use rayon::prelude::*;
 
 /// SimpleMKKM, Algorithm 1.
 pub struct SimpleMkkm;
@@ -46,7 +46,7 @@ fn labels_and_prep(p: &ParamSet) -> Result<(LabelOptions, Preprocessing)> {
     Ok((opts, prep))
 }
 
-fn simplemkkm_params(k: usize, p: &ParamSet) -> Result<SimpleMkkmParams> {
+fn simplemkkm_params(p: &ParamSet) -> Result<SimpleMkkmParams> {
     let (labels, prep) = labels_and_prep(p)?;
     let cap = p.f64("step_cap")?;
     let ls = match p.str("line_search")? {
@@ -59,7 +59,7 @@ fn simplemkkm_params(k: usize, p: &ParamSet) -> Result<SimpleMkkmParams> {
             trial_tol: p.f64("trial_tol")?,
         },
     };
-    Ok(SimpleMkkmParams::new(k)
+    Ok(SimpleMkkmParams::new()
         .solver(solver)
         .tol(p.f64("tol")?)
         .max_iter(p.usize("max_iter")?)
@@ -69,61 +69,18 @@ fn simplemkkm_params(k: usize, p: &ParamSet) -> Result<SimpleMkkmParams> {
         .labels(labels))
 }
 
-fn mkkm_params(k: usize, p: &ParamSet) -> Result<MkkmParams> {
+fn mkkm_params(p: &ParamSet) -> Result<MkkmParams> {
     let (labels, prep) = labels_and_prep(p)?;
-    Ok(MkkmParams::new(k)
+    Ok(MkkmParams::new()
         .tol(p.f64("tol")?)
         .max_iter(p.usize("max_iter")?)
         .preprocessing(prep)
         .labels(labels))
 }
 
-fn avg_params(k: usize, p: &ParamSet) -> Result<AvgParams> {
+fn avg_params(p: &ParamSet) -> Result<AvgParams> {
     let (labels, prep) = labels_and_prep(p)?;
-    Ok(AvgParams::new(k).preprocessing(prep).labels(labels))
-}
-
-/// The shared part of a batch of restarts, then one labelling per seed.
-/// One run of a method whose restarts share work: its `run_restarts` with one seed.
-fn single(m: &dyn Method, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-    m.run_restarts(input, p, &[seed])
-        .pop()
-        .unwrap_or_else(|| Err(Error::input(m.name(), "no run")))
-}
-
-fn restarts<F>(
-    seeds: &[u64],
-    name: &str,
-    shared: impl FnOnce() -> Result<(Outcome, F)>,
-) -> Vec<Result<Outcome>>
-where
-    F: Fn(u64) -> Result<Vec<usize>> + Sync,
-{
-    let t0 = std::time::Instant::now();
-    let (base, labels) = match shared() {
-        Ok(x) => x,
-        Err(e) => {
-            return seeds
-                .iter()
-                .map(|_| Err(Error::input(name.to_string(), e.to_string())))
-                .collect()
-        }
-    };
-    let share = t0.elapsed().as_secs_f64() / seeds.len().max(1) as f64;
-    seeds
-        .par_iter()
-        .map(|&s| {
-            let t = std::time::Instant::now();
-            let mut out = base.clone();
-            out.labels = labels(s)?;
-            out.seconds = share + t.elapsed().as_secs_f64();
-            Ok(out)
-        })
-        .collect()
-}
-
-fn refs<'a>(input: &'a Input<'_>) -> Vec<faer::MatRef<'a, f64>> {
-    input.kernels.iter().map(|k| k.as_ref()).collect()
+    Ok(AvgParams::new().preprocessing(prep).labels(labels))
 }
 
 const SIMPLEMKKM_PARAMS: [ParamSpec; 7] = [
@@ -146,41 +103,8 @@ impl Method for SimpleMkkm {
     fn params(&self) -> Vec<ParamSpec> {
         with_labels(&SIMPLEMKKM_PARAMS)
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        simplemkkm_params(1, p)?.check().map(|_| ())
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        single(self, input, p, seed)
-    }
-    fn run_restarts(&self, input: &Input<'_>, p: &ParamSet, seeds: &[u64]) -> Vec<Result<Outcome>> {
-        restarts(seeds, "simplemkkm", || {
-            let fit = simplemkkm_params(input.n_clusters, p)?
-                .check()?
-                .fit(&refs(input))?;
-            let i = &fit.info;
-            let out = Outcome {
-                weights: Some(fit.gamma.clone()),
-                objective: i.objective_trace.clone(),
-                iterations: i.iterations,
-                diagnostics: vec![
-                    ("eigensolves".into(), i.eigensolves as f64),
-                    (
-                        "seconds_per_eigensolve".into(),
-                        i.time_per_eigensolve.as_secs_f64(),
-                    ),
-                    (
-                        "optimisation_seconds".into(),
-                        i.optimisation_time.as_secs_f64(),
-                    ),
-                    ("kkt_residual".into(), i.kkt_residual),
-                    ("kernel_matvecs".into(), i.kernel_matvecs as f64),
-                    ("subspace_expansions".into(), i.subspace_expansions as f64),
-                    ("converged".into(), f64::from(u8::from(i.converged))),
-                ],
-                ..Outcome::default()
-            };
-            Ok((out, move |s| fit.labels(s)))
-        })
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Ok(Box::new(simplemkkm_params(p)?))
     }
 }
 
@@ -209,26 +133,8 @@ impl Method for Mkkm {
     fn params(&self) -> Vec<ParamSpec> {
         with_labels(&MKKM_PARAMS)
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        mkkm_params(1, p)?.check().map(|_| ())
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        single(self, input, p, seed)
-    }
-    fn run_restarts(&self, input: &Input<'_>, p: &ParamSet, seeds: &[u64]) -> Vec<Result<Outcome>> {
-        restarts(seeds, "mkkm", || {
-            let fit = mkkm_params(input.n_clusters, p)?
-                .check()?
-                .fit(&refs(input))?;
-            let out = Outcome {
-                weights: Some(fit.gamma.clone()),
-                objective: fit.info.objective_trace.clone(),
-                iterations: fit.info.iterations,
-                diagnostics: vec![("converged".into(), f64::from(u8::from(fit.info.converged)))],
-                ..Outcome::default()
-            };
-            Ok((out, move |s| fit.labels(s)))
-        })
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Ok(Box::new(mkkm_params(p)?))
     }
 }
 
@@ -242,24 +148,8 @@ impl Method for AvgKkmSpectral {
     fn params(&self) -> Vec<ParamSpec> {
         LABEL_PARAMS.to_vec()
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        avg_params(1, p)?.check().map(|_| ())
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        single(self, input, p, seed)
-    }
-    fn run_restarts(&self, input: &Input<'_>, p: &ParamSet, seeds: &[u64]) -> Vec<Result<Outcome>> {
-        restarts(seeds, "avg-kkm-spectral", || {
-            let fit = avg_params(input.n_clusters, p)?
-                .check()?
-                .fit(&refs(input))?;
-            let out = Outcome {
-                weights: Some(fit.weights.clone()),
-                objective: vec![fit.objective],
-                ..Outcome::default()
-            };
-            Ok((out, move |s| fit.labels(s)))
-        })
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Ok(Box::new(avg_params(p)?))
     }
 }
 
@@ -269,9 +159,9 @@ const MKKM_MIR_PARAMS: [ParamSpec; 3] = [
     ParamSpec::new("max_iter", ParamKind::Int, "100", "iteration cap (authors: none)"),
 ];
 
-fn mkkm_mir_params(k: usize, p: &ParamSet) -> Result<MkkmMirParams> {
+fn mkkm_mir_params(p: &ParamSet) -> Result<MkkmMirParams> {
     let (labels, prep) = labels_and_prep(p)?;
-    Ok(MkkmMirParams::new(k)
+    Ok(MkkmMirParams::new()
         .lambda(p.f64("lambda")?)
         .tol(p.f64("tol")?)
         .max_iter(p.usize("max_iter")?)
@@ -289,25 +179,7 @@ impl Method for MkkmMir {
     fn params(&self) -> Vec<ParamSpec> {
         with_labels(&MKKM_MIR_PARAMS)
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        mkkm_mir_params(1, p)?.check().map(|_| ())
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        single(self, input, p, seed)
-    }
-    fn run_restarts(&self, input: &Input<'_>, p: &ParamSet, seeds: &[u64]) -> Vec<Result<Outcome>> {
-        restarts(seeds, "mkkm-mir", || {
-            let fit = mkkm_mir_params(input.n_clusters, p)?
-                .check()?
-                .fit(&refs(input))?;
-            let out = Outcome {
-                weights: Some(fit.gamma.clone()),
-                objective: fit.info.objective_trace.clone(),
-                iterations: fit.info.iterations,
-                diagnostics: vec![("converged".into(), f64::from(u8::from(fit.info.converged)))],
-                ..Outcome::default()
-            };
-            Ok((out, move |s| fit.labels(s)))
-        })
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Ok(Box::new(mkkm_mir_params(p)?))
     }
 }

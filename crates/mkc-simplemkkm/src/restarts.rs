@@ -1,0 +1,196 @@
+//! The contract's fit of the four methods of this crate, shared: a deterministic part
+//! (preprocessing, then the kernel weights and the relaxed partition matrix H) done once,
+//! then the seeded last step — k-means on the row-normalised H ([`crate::labels`]) —
+//! once per seed. This is how the authors' code scores every method of Table 2 (one
+//! optimisation, k-means repeated per run), and why [`mkc_core::Clusterer::fit_restarts`]
+//! is overridden: `r` restarts cost one optimisation and `r` k-means.
+
+use faer::{Mat, MatRef};
+use mkc_core::{
+    check_n_clusters, Clustering, Diagnostics, Error, KernelSet, KernelWeights, Result, Timings,
+    WeightConstraint,
+};
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+use crate::labels::{labels_from_h_with, LabelOptions};
+use crate::preprocess::with_what;
+
+/// The deterministic part of a fit: H (n x k) and everything of the result but the
+/// labels. The kernel weights of all four methods lie on the simplex.
+pub(crate) struct Relaxed<D> {
+    pub h: Mat<f64>,
+    pub weights: Vec<f64>,
+    pub objective: Vec<f64>,
+    pub iterations: usize,
+    pub converged: bool,
+    /// Timings of the shared phases ([`shared_timings`]).
+    pub timings: Timings,
+    pub diagnostics: D,
+}
+
+impl<D: Diagnostics> Relaxed<D> {
+    /// The result with `labels`.
+    fn with_labels(&self, labels: Vec<usize>, n_clusters: usize) -> Clustering<D> {
+        Clustering::new(labels, n_clusters, self.diagnostics.clone())
+            .with_weights(KernelWeights::new(
+                self.weights.clone(),
+                WeightConstraint::Simplex,
+            ))
+            .with_objective(self.objective.clone())
+            .with_iterations(self.iterations, self.converged)
+            .with_timings(self.timings.clone())
+    }
+}
+
+/// Timings of the shared phases: `"preprocess"` and the method's own phase.
+pub(crate) fn shared_timings(preprocess: Duration, phase: &'static str, time: Duration) -> Timings {
+    let mut t = Timings::default();
+    t.add("preprocess", preprocess.as_secs_f64());
+    t.add(phase, time.as_secs_f64());
+    t
+}
+
+/// One run per seed, in seed order: `relax` once on the set's kernels (after the checks
+/// of `n_clusters` and of the kernels, naming `method`), then k-means on the
+/// row-normalised H with each seed. Each run's timings get a `"kmeans"` phase and a wall
+/// time of its own k-means plus an equal share of the shared part. When the shared part
+/// fails, every seed gets its error.
+pub(crate) fn seeded<D: Diagnostics>(
+    method: &str,
+    data: &KernelSet<'_>,
+    n_clusters: usize,
+    seeds: &[u64],
+    labels: &LabelOptions,
+    relax: impl FnOnce(&[MatRef<'_, f64>]) -> Result<Relaxed<D>>,
+) -> Vec<Result<Clustering<D>>> {
+    let t0 = Instant::now();
+    let shared = check_n_clusters(data, n_clusters, 1)
+        .and_then(|()| data.require_kernels(method))
+        .and_then(relax);
+    let relaxed = match shared {
+        Ok(r) => r,
+        Err(e) => return same_error_for_each(e, seeds.len(), method),
+    };
+    let share = t0.elapsed().as_secs_f64() / seeds.len().max(1) as f64;
+    seeds
+        .par_iter()
+        .map(|&seed| {
+            let t = Instant::now();
+            let l = labels_from_h_with(relaxed.h.as_ref(), n_clusters, labels, seed)?;
+            let mut run = relaxed.with_labels(l, n_clusters);
+            let own = t.elapsed().as_secs_f64();
+            run.timings.add("kmeans", own);
+            run.timings.set_wall(share + own);
+            Ok(run)
+        })
+        .collect()
+}
+
+/// The single run of [`seeded`] with one seed.
+pub(crate) fn single<D>(
+    mut runs: Vec<Result<Clustering<D>>>,
+    method: &str,
+) -> Result<Clustering<D>> {
+    runs.pop()
+        .unwrap_or_else(|| Err(Error::numerical(method, "no run was made")))
+}
+
+/// `e` for the first of `count` runs and the same error (same variant and fields; I/O
+/// and other non-copyable errors as [`Error::InvalidInput`] with the message) for the
+/// others: the shared part failed once, for all of them.
+fn same_error_for_each<D>(e: Error, count: usize, method: &str) -> Vec<Result<Clustering<D>>> {
+    let mut out: Vec<Result<Clustering<D>>> =
+        (1..count).map(|_| Err(same_error(&e, method))).collect();
+    if count > 0 {
+        out.insert(0, Err(e));
+    }
+    out
+}
+
+fn same_error(e: &Error, method: &str) -> Error {
+    if let Some(same) = with_what(e, str::to_owned) {
+        return same;
+    }
+    match e {
+        Error::InvalidParam {
+            name,
+            value,
+            reason,
+        } => Error::InvalidParam {
+            name: name.clone(),
+            value: value.clone(),
+            reason: reason.clone(),
+        },
+        Error::Numerical { what, reason } => Error::numerical(what.clone(), reason.clone()),
+        other => Error::input(method, other.to_string()),
+    }
+}
+
+/// `impl Clusterer` for a checked method of this crate: `fit` is `fit_restarts` with one
+/// seed; `fit_restarts` prepares the set's kernels (validated when the set was built),
+/// calls the method's `run(&Prepared, n_clusters)` once and its result's `relaxed()`,
+/// then [`seeded`]. `$name` is the registry name, `$method` the name in errors.
+macro_rules! clusterer_by_relaxation {
+    ($ty:ty, $diag:ty, $name:literal, $method:literal) => {
+        impl mkc_core::Clusterer for $ty {
+            type Diagnostics = $diag;
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn validate_params(&self) -> mkc_core::Result<()> {
+                Ok(())
+            }
+            fn fit(
+                &self,
+                data: &mkc_core::KernelSet<'_>,
+                n_clusters: usize,
+                seed: u64,
+            ) -> mkc_core::Result<mkc_core::Clustering<$diag>> {
+                let runs = self.fit_restarts(data, n_clusters, &[seed]);
+                $crate::restarts::single(runs, $method)
+            }
+            /// The weights and H are computed once; only the k-means on H runs per seed.
+            fn fit_restarts(
+                &self,
+                data: &mkc_core::KernelSet<'_>,
+                n_clusters: usize,
+                seeds: &[u64],
+            ) -> Vec<mkc_core::Result<mkc_core::Clustering<$diag>>> {
+                let p = &self.params;
+                $crate::restarts::seeded($method, data, n_clusters, seeds, &p.labels, |ks| {
+                    let prepared = $crate::preprocess::Prepared::trusted(ks, &p.preprocessing)?;
+                    Ok(self.run(&prepared, n_clusters)?.relaxed())
+                })
+            }
+        }
+    };
+}
+pub(crate) use clusterer_by_relaxation;
+
+/// `relaxed()` for the result of a weight-learning method (fields `gamma`, `h`,
+/// `objective_trace`, `iterations`, and diagnostics with `converged`,
+/// `preprocessing_time`, `optimisation_time`): timings `"preprocess"` and `"weights"`.
+macro_rules! relaxed_weights_fit {
+    ($fit:ty, $diag:ty) => {
+        impl $fit {
+            fn relaxed(self) -> $crate::restarts::Relaxed<$diag> {
+                let d = self.diagnostics;
+                $crate::restarts::Relaxed {
+                    h: self.h,
+                    weights: self.gamma,
+                    objective: self.objective_trace,
+                    iterations: self.iterations,
+                    converged: d.converged,
+                    timings: $crate::restarts::shared_timings(
+                        d.preprocessing_time,
+                        "weights",
+                        d.optimisation_time,
+                    ),
+                    diagnostics: d,
+                }
+            }
+        }
+    };
+}
+pub(crate) use relaxed_weights_fit;
