@@ -8,14 +8,16 @@
 //! accuracy, J, iterations, solves and seconds per part.
 
 use faer::Mat;
-use mkc_core::ParamGuard;
 use mkc_kernels::{normalize::Normalization, KernelSpec};
-use mkc_rmkc::{IterSvrParams, Norm, RmkcParams};
+use mkc_rmkc::prelude::*;
 use std::time::Instant;
 
-fn main() -> mkc_core::Result<()> {
+fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let dir = std::path::PathBuf::from(&args[0]);
+    let Some(dir) = args.first().map(std::path::PathBuf::from) else {
+        println!("usage: rmkc_timing DIR [CLASS_A CLASS_B] [--tes] [--C c] [--runs r] [--p 1|2|none] [--itersvr ell]");
+        return Ok(());
+    };
     let flag = |name: &str| {
         args.iter()
             .position(|a| a == name)
@@ -66,17 +68,19 @@ fn main() -> mkc_core::Result<()> {
         keep.len(),
         t.elapsed().as_secs_f64()
     );
-    let refs: Vec<_> = ks.iter().map(|k| k.as_ref()).collect();
+    let data = KernelSet::new(&ks)?;
     if let Some(ell) = flag("--itersvr") {
-        let it = IterSvrParams::new(c)
+        let it = IterSvrParams::new()
+            .c(c)
             .balance(ell.parse().unwrap())
             .check()?;
-        for (v, k) in refs.iter().enumerate() {
+        for v in 0..data.len() {
+            let one = data.select(&[v])?;
             let t = Instant::now();
             let mut accs = Vec::new();
             for s in 0..runs as u64 {
-                let fit = it.fit(*k, s)?;
-                accs.push(mkc_metrics::accuracy(&truth, &fit.clusters())? * 100.0);
+                let fit = it.fit(&one, 2, s)?;
+                accs.push(mkc_metrics::accuracy(&truth, &fit.labels)? * 100.0);
             }
             println!(
                 "itersvr kernel {v}: acc {:?} in {:.2}s",
@@ -88,24 +92,23 @@ fn main() -> mkc_core::Result<()> {
         }
         return Ok(());
     }
-    let rmkc = RmkcParams::new(c).norm(norm).check()?;
+    let rmkc = RmkcParams::new().c(c).norm(norm).check()?;
     for s in 0..runs as u64 {
-        let t = Instant::now();
-        let fit = rmkc.fit(&refs, s)?;
-        let acc = mkc_metrics::accuracy(&truth, &fit.clusters())? * 100.0;
-        let st = &fit.stats;
+        let fit = rmkc.fit(&data, 2, s)?;
+        let acc = mkc_metrics::accuracy(&truth, &fit.labels)? * 100.0;
+        let (d, t) = (&fit.diagnostics, &fit.timings);
         println!(
             "seed {s}: acc {acc:.2} J {:.4} iter {} | init {} solves {:.2}s | theta {} solves {:.2}s | labels {} solves {:.2}s | total {:.2}s | θ {:?}",
-            fit.objective,
-            fit.n_iter,
-            st.init_solves,
-            st.init_seconds,
-            st.theta_solves,
-            st.theta_seconds,
-            st.label_solves,
-            st.label_seconds,
-            t.elapsed().as_secs_f64(),
-            fit.theta.iter().map(|t| (t * 1000.0).round() / 1000.0).collect::<Vec<_>>()
+            d.objective,
+            fit.iterations,
+            d.init_solves,
+            t.get("init"),
+            d.theta_solves,
+            t.get("theta"),
+            d.label_solves,
+            t.get("labels"),
+            t.wall(),
+            fit.weights().unwrap_or_default().iter().map(|t| (t * 1000.0).round() / 1000.0).collect::<Vec<_>>()
         );
     }
     Ok(())

@@ -15,8 +15,13 @@
 //!   (the default here; ε is a parameter). C is the SVR's box constraint.
 //! - **Initial labels**: kernel k-means (k = 2, k-means++ seeding, one initialisation,
 //!   `mkc_kmeans`) from the run's seed, as the RMKC paper does ("the initial cluster
-//!   labels are obtained from the kernel k-means solution", 30 runs). Cluster 1 → +1.
-//!   [`IterSvr::fit_from`] takes any start.
+//!   labels are obtained from the kernel k-means solution", 30 runs). Cluster 1 → +1,
+//!   and the result's cluster 1 is y = +1. [`IterSvr::fit_from`] takes any start.
+//! - **Kernel**: iterSVR is a single-kernel method; given several kernels it runs on
+//!   their equal-weight mean ([`mkc_core::KernelSet::one_kernel`]). The RMKC paper's
+//!   tables run it on each basis kernel separately.
+//! - **C**: the RMKC paper grid-searches C over {10⁻², …, 10²}; the default is 1, the
+//!   middle of that grid.
 //! - **Bias under the balance constraint**: Zhang et al. choose the bias so that the
 //!   balance constraint holds. We keep the SVR's own bias whenever sign(f) already meets
 //!   the bound (t = 0) and otherwise set the number of positives n₊ to the nearest
@@ -35,11 +40,20 @@
 //! - **Degenerate relabelling**: if the relabelled y has one class only (possible only
 //!   with ℓ ≥ N − 1), the iteration stops with the previous labels.
 
+use crate::signs::{clusters, signs};
 use faer::MatRef;
-use mkc_core::{Error, ParamGuard, Result};
+use mkc_core::{
+    check_binary, Clusterer, Clustering, Diagnostics, Error, KernelSet, ParamGuard, Result, Timings,
+};
 use mkc_svm::{CheckedKernel, EpsSvr, EpsSvrParams};
+use rayon::prelude::*;
+use std::time::Instant;
 
-/// Unchecked iterSVR hyperparameters (builder); `check()` gives [`IterSvr`].
+/// Unchecked iterSVR hyperparameters (builder): `IterSvrParams::new().c(10.0)`.
+///
+/// Fits through [`mkc_core::Clusterer`] directly (the parameters are checked first), or
+/// `check()` gives [`IterSvr`]. The number of clusters (always 2) and the seed are
+/// given when fitting.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IterSvrParams {
     c: f64,
@@ -50,18 +64,29 @@ pub struct IterSvrParams {
     polish: bool,
 }
 
+impl Default for IterSvrParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl IterSvrParams {
-    /// SVR box constraint C (> 0). Defaults: ε = 0 (Laplacian loss), ℓ = 0.03N, at most
-    /// 50 iterations, SVR tolerance 1e-3 (libsvm's).
-    pub fn new(c: f64) -> Self {
+    /// Defaults: C = 1, ε = 0 (Laplacian loss), ℓ = 0.03N, at most 50 iterations, SVR
+    /// tolerance 1e-3 (libsvm's), active-set polish on.
+    pub fn new() -> Self {
         Self {
-            c,
+            c: 1.0,
             epsilon: 0.0,
             balance: 0.03,
             max_iter: 50,
             svm_tol: 1e-3,
             polish: true,
         }
+    }
+    /// The SVR's box constraint C > 0.
+    pub fn c(mut self, c: f64) -> Self {
+        self.c = c;
+        self
     }
     /// Width ε ≥ 0 of the SVR's insensitive tube (0 = Laplacian loss).
     pub fn epsilon(mut self, e: f64) -> Self {
@@ -90,7 +115,8 @@ impl IterSvrParams {
     }
 }
 
-/// Checked iterSVR hyperparameters.
+/// Checked iterSVR hyperparameters: fit through [`mkc_core::Clusterer`], or from given
+/// labels with [`IterSvr::fit_from`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct IterSvr {
     balance: f64,
@@ -124,29 +150,30 @@ impl ParamGuard for IterSvrParams {
     }
 }
 
-/// The result of an iterSVR run.
-#[derive(Clone, Debug)]
-pub struct IterSvrFit {
-    /// Labels y ∈ {−1, +1}ᴺ.
-    pub y: Vec<f64>,
-    /// The initial labels.
-    pub y0: Vec<f64>,
-    /// Regression outputs f(x_i) of the last SVR.
-    pub f: Vec<f64>,
+/// Diagnostics of one iterSVR run ([`Clustering::diagnostics`]). The seconds are the
+/// result's timings phases `"kmeans"` (the kernel k-means start) and `"svm"` (the SVR
+/// solves and relabellings).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct IterSvrDiagnostics {
+    /// The initial labels (cluster indices 0/1).
+    pub initial_labels: Vec<usize>,
     /// Labels changed by each relabelling.
     pub changes: Vec<usize>,
-    /// SVR dual objective of each iteration.
-    pub objective: Vec<f64>,
-    /// SVR fits made.
-    pub n_iter: usize,
-    /// Whether the labels settled (fixed point or 2-cycle) before `max_iter`.
-    pub converged: bool,
+    /// Regression outputs f(x_i) of the last SVR.
+    pub outputs: Vec<f64>,
 }
 
-impl IterSvrFit {
-    /// Labels as cluster indices: −1 → 0, +1 → 1.
-    pub fn clusters(&self) -> Vec<usize> {
-        self.y.iter().map(|&t| usize::from(t > 0.0)).collect()
+impl IterSvrDiagnostics {
+    /// Labels changed over the run (Σ of [`IterSvrDiagnostics::changes`]).
+    pub fn relabelled(&self) -> usize {
+        self.changes.iter().sum()
+    }
+}
+
+impl Diagnostics for IterSvrDiagnostics {
+    fn entries(&self) -> Vec<(String, f64)> {
+        vec![("relabelled".into(), self.relabelled() as f64)]
     }
 }
 
@@ -203,37 +230,57 @@ pub fn relabel(f: &[f64], lo: usize, hi: usize) -> Result<Vec<f64>> {
 }
 
 impl IterSvr {
-    /// Run from kernel k-means labels (k = 2, k-means++ seeding with `seed`).
-    pub fn fit(&self, k: MatRef<'_, f64>, seed: u64) -> Result<IterSvrFit> {
+    /// Run from given labels (`labels0`, cluster indices 0/1, both present; cluster 1
+    /// is the SVR target +1) instead of the kernel k-means start of [`Clusterer::fit`]:
+    /// for studying the fixed point reached from a known start. The targets are used as
+    /// given; the balance bound applies from the first relabelling on.
+    ///
+    /// # Errors
+    /// The errors of [`Clusterer::fit`], and [`Error::Shape`] / [`Error::InvalidInput`]
+    /// for `labels0` of the wrong length, with a value other than 0/1, or with one
+    /// cluster only.
+    pub fn fit_from(
+        &self,
+        data: &KernelSet<'_>,
+        labels0: &[usize],
+    ) -> Result<Clustering<IterSvrDiagnostics>> {
+        let t0 = Instant::now();
+        check_binary("itersvr", data, 2)?;
+        let k = data.one_kernel("itersvr")?;
+        let ck = CheckedKernel::new(k.as_mat())?;
+        let y0 = signs("labels0", labels0, data.n())?;
+        self.run(&ck, y0, Timings::default(), t0)
+    }
+
+    /// One run on the (single) kernel `k` from kernel k-means labels drawn with `seed`.
+    fn fit_kernel(
+        &self,
+        k: MatRef<'_, f64>,
+        seed: u64,
+        t0: Instant,
+    ) -> Result<Clustering<IterSvrDiagnostics>> {
         let ck = CheckedKernel::new(k)?;
-        let n = ck.size();
-        if n < 2 {
-            return Err(Error::input(
-                "kernel",
-                format!("iterSVR needs at least 2 points, got {n}"),
-            ));
-        }
-        let km = mkc_kmeans::KernelKMeansParams::new()
-            .check()?
-            .fit_kernel(k, 2, seed)?;
+        let mut timings = Timings::default();
+        let km = timings.time("kmeans", || {
+            mkc_kmeans::KernelKMeansParams::new()
+                .check()?
+                .fit_kernel(k, 2, seed)
+        })?;
         let y0: Vec<f64> = km
             .labels
             .iter()
             .map(|&c| if c == 1 { 1.0 } else { -1.0 })
             .collect();
-        self.run(&ck, y0)
+        self.run(&ck, y0, timings, t0)
     }
 
-    /// Run from given labels y⁽⁰⁾ ∈ {±1}ᴺ (both present; used as SVR targets as given,
-    /// the balance bound applies from the first relabelling on).
-    pub fn fit_from(&self, k: MatRef<'_, f64>, y0: &[f64]) -> Result<IterSvrFit> {
-        let ck = CheckedKernel::new(k)?;
-        mkc_core::validate::len("y0", y0.len(), ck.size())?;
-        mkc_core::validate::binary_labels("y0", y0)?;
-        self.run(&ck, y0.to_vec())
-    }
-
-    fn run(&self, k: &CheckedKernel<'_>, y0: Vec<f64>) -> Result<IterSvrFit> {
+    fn run(
+        &self,
+        k: &CheckedKernel<'_>,
+        y0: Vec<f64>,
+        mut timings: Timings,
+        t0: Instant,
+    ) -> Result<Clustering<IterSvrDiagnostics>> {
         let n = k.size();
         let ell = self.balance * n as f64;
         let (lo, hi) = positives_range(n, ell)?;
@@ -243,46 +290,141 @@ impl IterSvr {
                 "only one cluster; iterSVR needs both",
             ));
         }
-        let mut y = y0.clone();
-        let mut before: Option<Vec<f64>> = None;
-        let mut warm: Option<Vec<f64>> = None;
-        let mut changes = Vec::new();
-        let mut objective = Vec::new();
-        let mut f = Vec::new();
-        let mut converged = false;
-        let mut n_iter = 0;
-        while n_iter < self.max_iter {
-            n_iter += 1;
-            let model = self.svr.solve(k, &y, warm.as_deref())?;
-            objective.push(model.objective);
-            let next = relabel(&model.prediction, lo, hi)?;
-            f = model.prediction;
-            warm = Some(model.coef);
-            if next.iter().all(|&t| t == next[0]) {
-                converged = true;
-                break;
-            }
-            let changed = next.iter().zip(&y).filter(|(a, b)| a != b).count();
-            changes.push(changed);
-            if changed == 0 {
-                converged = true;
-                break;
-            }
-            let cycle = before.as_ref().is_some_and(|b| *b == next);
-            before = Some(std::mem::replace(&mut y, next));
-            if cycle {
-                converged = true;
-                break;
-            }
+        let mut it = Alternation::new(y0);
+        while it.n_iter < self.max_iter && !it.converged {
+            timings.time("svm", || it.step(&self.svr, k, lo, hi))?;
         }
-        Ok(IterSvrFit {
-            y,
-            y0,
-            f,
-            changes,
-            objective,
-            n_iter,
-            converged,
-        })
+        timings.set_wall(t0.elapsed().as_secs_f64());
+        let diag = IterSvrDiagnostics {
+            initial_labels: clusters(&it.y0),
+            changes: it.changes,
+            outputs: it.f,
+        };
+        Ok(Clustering::new(clusters(&it.y), 2, diag)
+            .with_objective(it.objective)
+            .with_iterations(it.n_iter, it.converged)
+            .with_timings(timings))
     }
 }
+
+/// The state of the SVR / relabelling alternation.
+struct Alternation {
+    y0: Vec<f64>,
+    y: Vec<f64>,
+    before: Option<Vec<f64>>,
+    warm: Option<Vec<f64>>,
+    changes: Vec<usize>,
+    objective: Vec<f64>,
+    f: Vec<f64>,
+    n_iter: usize,
+    converged: bool,
+}
+
+impl Alternation {
+    fn new(y0: Vec<f64>) -> Self {
+        Self {
+            y: y0.clone(),
+            y0,
+            before: None,
+            warm: None,
+            changes: Vec::new(),
+            objective: Vec::new(),
+            f: Vec::new(),
+            n_iter: 0,
+            converged: false,
+        }
+    }
+
+    /// One SVR on the current labels (warm-started from the previous β) and one
+    /// relabelling; sets `converged` at a fixed point, a 2-cycle (the later labels are
+    /// kept) or a one-class relabelling (the previous labels are kept).
+    fn step(&mut self, svr: &EpsSvr, k: &CheckedKernel<'_>, lo: usize, hi: usize) -> Result<()> {
+        self.n_iter += 1;
+        let model = svr.solve(k, &self.y, self.warm.as_deref())?;
+        self.objective.push(model.objective);
+        let next = relabel(&model.prediction, lo, hi)?;
+        self.f = model.prediction;
+        self.warm = Some(model.coef);
+        if next.iter().all(|&t| t == next[0]) {
+            self.converged = true;
+            return Ok(());
+        }
+        let changed = next.iter().zip(&self.y).filter(|(a, b)| a != b).count();
+        self.changes.push(changed);
+        if changed == 0 {
+            self.converged = true;
+            return Ok(());
+        }
+        let cycle = self.before.as_ref().is_some_and(|b| *b == next);
+        self.before = Some(std::mem::replace(&mut self.y, next));
+        self.converged = cycle;
+        Ok(())
+    }
+}
+
+impl Clusterer for IterSvr {
+    type Diagnostics = IterSvrDiagnostics;
+    fn name(&self) -> &'static str {
+        "itersvr"
+    }
+    fn validate_params(&self) -> Result<()> {
+        Ok(())
+    }
+    /// iterSVR on the set's kernel (or the equal-weight mean of its kernels), two
+    /// clusters, from kernel k-means labels (k-means++ seeding with `seed`).
+    ///
+    /// The result: labels 0/1 (cluster 1 is y = +1), no kernel weights, the objective
+    /// trace of the SVR's dual objective value (maximisation form, one per iteration; a
+    /// record of the alternation, which Zhang et al. do not prove monotone), the
+    /// iterations (SVR fits), whether the labels settled before `max_iter`, timings by
+    /// phase and [`IterSvrDiagnostics`].
+    ///
+    /// # Errors
+    /// `n_clusters ≠ 2` ([`Error::InvalidParam`] `n_clusters`), a set without kernels
+    /// ([`Error::InvalidInput`]), a balance bound that forces an empty cluster
+    /// ([`Error::InvalidParam`] `balance`), or a one-cluster k-means start.
+    fn fit(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<Clustering<IterSvrDiagnostics>> {
+        let t0 = Instant::now();
+        check_binary("itersvr", data, n_clusters)?;
+        let k = data.one_kernel("itersvr")?;
+        self.fit_kernel(k.as_mat(), seed, t0)
+    }
+    /// The kernel (or the mean of the kernels) is formed once and shared by the
+    /// restarts; each run's wall time includes an equal share of forming it.
+    fn fit_restarts(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seeds: &[u64],
+    ) -> Vec<Result<Clustering<IterSvrDiagnostics>>> {
+        let t0 = Instant::now();
+        let shared =
+            check_binary("itersvr", data, n_clusters).and_then(|()| data.one_kernel("itersvr"));
+        let k = match shared {
+            Ok(k) => k,
+            Err(_) => {
+                return seeds
+                    .iter()
+                    .map(|&s| self.fit(data, n_clusters, s))
+                    .collect()
+            }
+        };
+        let share = t0.elapsed().as_secs_f64() / seeds.len().max(1) as f64;
+        seeds
+            .par_iter()
+            .map(|&s| {
+                let mut fit = self.fit_kernel(k.as_mat(), s, Instant::now())?;
+                let own = fit.timings.wall();
+                fit.timings.set_wall(own + share);
+                Ok(fit)
+            })
+            .collect()
+    }
+}
+
+mkc_core::clusterer_via_check!(IterSvrParams, "itersvr");

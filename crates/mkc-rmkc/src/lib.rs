@@ -1,4 +1,7 @@
-//! RMKC (Tzortzis & Likas): ratio-based multiple kernel clustering.
+//! RMKC: ratio-based multiple kernel clustering (G. Tzortzis and A. Likas,
+//! "Ratio-Based Multiple Kernel Clustering"), and its single-kernel baseline iterSVR
+//! (K. Zhang, I. W. Tsang and J. T. Kwok, "Maximum margin clustering made practical",
+//! ICML 2007; IEEE Trans. Neural Networks 20(4), 2009).
 //!
 //! Two clusters y ∈ {±1}ᴺ and kernel weights θ ≥ 0 (‖θ‖_p^p = 1, or no norm) minimise
 //! the variance-to-margin ratio (eqs. 4–5)
@@ -13,14 +16,14 @@
 //! (Proposition 1): J(aθ, y) = J(θ, y).
 //!
 //! # Modules
-//! - [`params`]: [`RmkcParams`] → [`Rmkc`] (C, L, ℓ, p-norm, …).
+//! - [`params`]: [`RmkcParams`] → [`Rmkc`] (C, L, ℓ, p-norm, …), [`Norm`], [`Balance`].
 //! - [`variance`]: E_v(y) per basis kernel (eq. 7), O(V·N) single-flip updates.
 //! - [`objective`]: J via the dual (eqs. 10–11), the primal value for checks.
 //! - [`gradient`]: ∇_θ J (eq. 12).
 //! - [`theta_step`]: projected gradient + Armijo (Algorithm 1, lines 5–10).
 //! - [`label_step`]: Algorithm 2 (eqs. 13–15, the balance bound on L).
 //! - [`init`]: the initial labels of Section 3 (k-means++-style pairs).
-//! - [`mod@rmkc`]: the outer loop (Algorithm 1).
+//! - [`mod@rmkc`]: the outer loop (Algorithm 1) and the [`mkc_core::Clusterer`] impl.
 //! - [`itersvr`]: the iterSVR baseline (Zhang, Tsang & Kwok 2007), single kernel.
 //!
 //! # Choices the paper leaves open (ours, all documented where made)
@@ -58,35 +61,53 @@
 //! ([`mkc_svm::CSvc::solve_from`], O(N) per flipped support vector), Armijo trials from
 //! the current α, initial splits from the previous split. The two phases of Algorithm 2
 //! run in parallel; the initial splits are deduplicated and evaluated in a fixed number
-//! of parallel chunks ([`init::INIT_CHUNKS`]). [`RmkcFit::stats`] counts the solves and
-//! times each part.
+//! of parallel chunks ([`init::INIT_CHUNKS`]). A fit's timings have the phases `"init"`,
+//! `"theta"` and `"labels"`, and [`RmkcDiagnostics`] counts the solves of each.
+//!
+//! # The method API
+//! [`RmkcParams`] and [`IterSvrParams`] (and their checked forms [`Rmkc`], [`IterSvr`])
+//! implement [`mkc_core::Clusterer`] under the names `"rmkc"` and `"itersvr"`: a
+//! [`mkc_core::KernelSet`], `n_clusters = 2` (both are two-cluster methods) and a seed
+//! in, a [`mkc_core::Clustering`] out with labels 0/1 (cluster 1 is y = +1). RMKC uses
+//! every kernel of the set and reports θ on [`Norm::constraint`] (`PNorm(1)`, `PNorm(2)`,
+//! or `NonNegative` with no norm); iterSVR is single-kernel and uses the kernel, or the
+//! equal-weight mean of the kernels. Neither uses features. [`Rmkc::fit_from`] and
+//! [`IterSvr::fit_from`] start from given labels instead of the seeded start.
 //!
 //! # Example
 //!
 //! ```
 //! use faer::Mat;
-//! use mkc_core::ParamGuard;
-//! use mkc_rmkc::{Norm, RmkcParams};
+//! use mkc_rmkc::prelude::*;
 //!
 //! // Two blobs on a line (10 points each), two Gaussian kernels of different widths.
 //! let x: Vec<f64> = (0..20)
 //!     .map(|i| if i < 10 { -3.0 + 0.1 * i as f64 } else { 3.0 + 0.1 * i as f64 })
 //!     .collect();
 //! let gauss = |s: f64| Mat::from_fn(20, 20, |i, j| (-(x[i] - x[j]).powi(2) / (2.0 * s * s)).exp());
-//! let (k1, k2) = (gauss(1.0), gauss(4.0));
-//! let rmkc = RmkcParams::new(1.0).l(5).norm(Norm::L1).check()?;
-//! let fit = rmkc.fit(&[k1.as_ref(), k2.as_ref()], 7)?;
-//! // The blobs are recovered (up to the sign of y) …
-//! assert!(fit.y[..10].iter().all(|&t| t == fit.y[0]));
-//! assert!(fit.y[10..].iter().all(|&t| t == -fit.y[0]));
+//! let kernels = vec![gauss(1.0), gauss(4.0)];
+//! let data = KernelSet::new(&kernels)?;
+//! let fit = RmkcParams::new().c(1.0).l(5).norm(Norm::L1).fit(&data, 2, 7)?;
+//! // The blobs are recovered (up to the names of the two clusters) …
+//! assert!(fit.labels[..10].iter().all(|&l| l == fit.labels[0]));
+//! assert!(fit.labels[10..].iter().all(|&l| l != fit.labels[0]));
 //! // … θ stays on the simplex, and J never went up.
-//! assert!((fit.theta.iter().sum::<f64>() - 1.0).abs() < 1e-9);
-//! assert!(fit.history.windows(2).all(|w| w[1] <= w[0]));
+//! let theta = fit.kernel_weights.as_ref().unwrap();
+//! assert!(theta.violation() < 1e-9);
+//! assert!(fit.objective.windows(2).all(|w| w[1] <= w[0]));
+//!
+//! // iterSVR, the single-kernel baseline, through the same call.
+//! let one = KernelSet::new(&kernels[..1])?;
+//! let svr = IterSvrParams::new().c(1.0).balance(0.1).fit(&one, 2, 7)?;
+//! assert!(svr.labels[..10].iter().all(|&l| l == svr.labels[0]));
 //! # Ok::<(), mkc_core::Error>(())
 //! ```
 //!
 //! The experiments (Tables 1–4, `configs/rmkc.toml`) and the `mkc cluster --method
-//! rmkc|itersvr` adapters live in `mkc-experiments`.
+//! rmkc|itersvr` adapters live in `mkc-experiments`; `examples/rmkc_quickstart.rs` fits
+//! a committed dataset.
+
+#![forbid(unsafe_code)]
 
 pub mod gradient;
 pub mod init;
@@ -98,8 +119,16 @@ pub mod rmkc;
 pub mod theta_step;
 pub mod variance;
 
-pub use itersvr::{IterSvr, IterSvrFit, IterSvrParams};
+mod signs;
+
+pub use itersvr::{IterSvr, IterSvrDiagnostics, IterSvrParams};
 pub use objective::Evaluation;
 pub use params::{Balance, Norm, Rmkc, RmkcParams};
-pub use rmkc::{check_kernels, RmkcFit, RmkcStats};
+pub use rmkc::RmkcDiagnostics;
 pub use variance::Variance;
+
+/// The method API and this crate's methods: `use mkc_rmkc::prelude::*;`.
+pub mod prelude {
+    pub use crate::{Balance, IterSvrParams, Norm, RmkcParams};
+    pub use mkc_core::prelude::*;
+}

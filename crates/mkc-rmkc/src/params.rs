@@ -2,7 +2,7 @@
 //! ([`Rmkc`]). Every default is the paper's (Section 3) where it gives one; the rest are
 //! our choices, listed in the crate docs.
 
-use mkc_core::{Error, ParamGuard, Result};
+use mkc_core::{Error, ParamGuard, Result, WeightConstraint};
 
 /// The p-norm constraint on θ in eq. (4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +25,18 @@ impl Norm {
         };
         vec![x; v]
     }
+
+    /// The set θ lives on, as the method API reports it: `PNorm(1.0)` (the simplex) and
+    /// `PNorm(2.0)` (the non-negative part of the unit sphere) for the 1- and 2-norm;
+    /// `NonNegative` with no norm, where θ keeps the scale of its start (J is scale
+    /// invariant, Proposition 1, so only the direction of θ matters).
+    pub fn constraint(self) -> WeightConstraint {
+        match self {
+            Norm::None => WeightConstraint::NonNegative,
+            Norm::L1 => WeightConstraint::PNorm(1.0),
+            Norm::L2 => WeightConstraint::PNorm(2.0),
+        }
+    }
 }
 
 /// The cluster balance bound ℓ of eq. (4): `−ℓ ≤ Σ y_i ≤ ℓ`.
@@ -46,7 +58,11 @@ impl Balance {
     }
 }
 
-/// Unchecked RMKC hyperparameters (builder). `check()` gives [`Rmkc`].
+/// Unchecked RMKC hyperparameters (builder): `RmkcParams::new().c(10.0).norm(Norm::L2)`.
+///
+/// Fits through [`mkc_core::Clusterer`] directly (the parameters are checked first), or
+/// `check()` gives [`Rmkc`]. The number of clusters (always 2) and the seed are given
+/// when fitting.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RmkcParams {
     pub(crate) c: f64,
@@ -62,13 +78,21 @@ pub struct RmkcParams {
     pub(crate) armijo_max_trials: usize,
 }
 
+impl Default for RmkcParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl RmkcParams {
-    /// Regulariser C (> 0). Defaults: L = 30, ℓ = 0.5N, 1-norm, 0.25N initial pairs,
-    /// SVM tolerance 1e-3 (libsvm's), at most 100 outer iterations, relative tolerance
-    /// 1e-4 on the decrease of J, Armijo σ = 1e-4, β = 0.5, 20 trials.
-    pub fn new(c: f64) -> Self {
+    /// The paper's settings (Section 3): L = 30, ℓ = 0.5N, 1-norm on θ (Tables 2–4),
+    /// 0.25N initial pairs; C = 1, the middle of the paper's grid {10⁻², …, 10²} (the
+    /// paper reports the best C per dataset and fixes no default). Ours: SVM tolerance
+    /// 1e-3 (libsvm's), at most 100 outer iterations, relative tolerance 1e-4 on the
+    /// decrease of J, Armijo σ = 1e-4, β = 0.5, 20 trials.
+    pub fn new() -> Self {
         Self {
-            c,
+            c: 1.0,
             l: 30,
             balance: Balance::Fraction(0.5),
             norm: Norm::L1,
@@ -80,6 +104,11 @@ impl RmkcParams {
             armijo_beta: 0.5,
             armijo_max_trials: 20,
         }
+    }
+    /// The regulariser C > 0 of eq. (4) (the box constraint of the SVM of eq. 10).
+    pub fn c(mut self, c: f64) -> Self {
+        self.c = c;
+        self
     }
     /// Candidate label vectors per phase of Algorithm 2 (L ≥ 1).
     pub fn l(mut self, l: usize) -> Self {
@@ -126,7 +155,8 @@ impl RmkcParams {
     }
 }
 
-/// Checked RMKC hyperparameters; run with [`Rmkc::fit`] or [`Rmkc::fit_from`].
+/// Checked RMKC hyperparameters: fit through [`mkc_core::Clusterer`], or from a given
+/// start with [`Rmkc::fit_from`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rmkc {
     pub(crate) c: f64,

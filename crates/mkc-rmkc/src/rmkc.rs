@@ -1,5 +1,6 @@
 //! The outer loop, Algorithm 1: alternate the θ step ([`crate::theta_step`]) and the
-//! y step ([`crate::label_step`]) until neither lowers J.
+//! y step ([`crate::label_step`]) until neither lowers J; and RMKC's
+//! [`mkc_core::Clusterer`] implementation.
 //!
 //! Convergence (our rule): stop after an iteration in which the label step changed no
 //! label and the θ step either was rejected or lowered J by at most `tol · |J|`
@@ -11,173 +12,139 @@ use crate::init::initial_labels;
 use crate::label_step::label_step;
 use crate::objective::{composite_into, evaluate, Evaluation};
 use crate::params::Rmkc;
+use crate::signs::{clusters, signs};
 use crate::theta_step::theta_step;
 use crate::variance::Variance;
 use faer::{Mat, MatRef};
-use mkc_core::{Error, Result};
-use mkc_svm::{CheckedKernel, SvcModel};
+use mkc_core::{
+    check_binary, Clusterer, Clustering, Diagnostics, Error, KernelSet, KernelWeights, Result,
+    Timings,
+};
+use mkc_svm::CheckedKernel;
 use std::time::Instant;
 
-/// The result of an RMKC run.
-#[derive(Clone, Debug)]
-pub struct RmkcFit {
-    /// Cluster labels y ∈ {−1, +1}ᴺ.
-    pub y: Vec<f64>,
-    /// Kernel weights θ.
-    pub theta: Vec<f64>,
-    /// J(θ, y) at the end (eq. 11).
+/// Diagnostics of one RMKC run ([`Clustering::diagnostics`]). Each "solve" is one SMO
+/// solve of the SVM of eq. (10); the seconds of each part are the result's timings
+/// phases `"init"` (K̃(θ⁽⁰⁾), pair draws and splits), `"theta"` (the first evaluation,
+/// gradients, K̃ rebuilds, Armijo trials) and `"labels"` (Algorithm 2).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct RmkcDiagnostics {
+    /// J(θ, y) at the end (eq. 11; also the last entry of the objective trace).
     pub objective: f64,
     /// E(θ, y) at the end (eq. 7).
     pub variance: f64,
-    /// The SVM of eq. (10) at the end.
-    pub model: SvcModel,
-    /// J after the initialisation and after every θ step and every y step, in order.
-    pub history: Vec<f64>,
-    /// Outer iterations run.
-    pub n_iter: usize,
-    /// Whether the stopping rule was met before `max_iter`.
-    pub converged: bool,
-    /// Where the work went: SVM solves and wall-clock seconds per part.
-    pub stats: RmkcStats,
-}
-
-/// Work counters of one RMKC run (each "solve" is one SMO solve of eq. 10).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RmkcStats {
-    /// Solves of the initialisation (one per evaluated pair split).
+    /// Solves of the initialisation (one per distinct pair split); 0 for
+    /// [`Rmkc::fit_from`].
     pub init_solves: usize,
     /// Solves of the θ steps (Armijo trials, plus the first evaluation).
     pub theta_solves: usize,
     /// Solves of the label steps (candidates of Algorithm 2).
     pub label_solves: usize,
-    /// Seconds in the initialisation (pair draws, splits, solves).
-    pub init_seconds: f64,
-    /// Seconds in the θ steps (gradients, K̃ rebuilds, solves).
-    pub theta_seconds: f64,
-    /// Seconds in the label steps.
-    pub label_seconds: f64,
 }
 
-impl RmkcFit {
-    /// Labels as cluster indices: −1 → 0, +1 → 1.
-    pub fn clusters(&self) -> Vec<usize> {
-        self.y.iter().map(|&t| usize::from(t > 0.0)).collect()
+impl Diagnostics for RmkcDiagnostics {
+    fn entries(&self) -> Vec<(String, f64)> {
+        vec![
+            ("objective".into(), self.objective),
+            ("variance".into(), self.variance),
+            ("init_solves".into(), self.init_solves as f64),
+            ("theta_solves".into(), self.theta_solves as f64),
+            ("label_solves".into(), self.label_solves as f64),
+        ]
     }
 }
 
-/// Validate the basis kernels: at least one, square, finite, symmetric, all of the same
-/// size N ≥ 2. Returns N.
-pub fn check_kernels(kernels: &[MatRef<'_, f64>]) -> Result<usize> {
-    let n = mkc_core::validate::kernels("kernels", kernels)?;
-    if n < 2 {
-        return Err(Error::input(
-            "kernels",
-            format!("RMKC needs at least 2 points, got {n}"),
-        ));
-    }
-    Ok(n)
+/// The state Algorithm 1 starts from: θ⁽⁰⁾, y⁽⁰⁾ ∈ {±1}ᴺ and K̃(θ⁽⁰⁾).
+struct Start {
+    theta: Vec<f64>,
+    y: Vec<f64>,
+    k_tilde: Mat<f64>,
 }
 
 impl Rmkc {
-    /// Run RMKC from θ⁽⁰⁾ uniform (θ_v = V^(−1/p)) and the initial labels of
-    /// [`crate::init`] drawn with `seed`.
-    pub fn fit(&self, kernels: &[MatRef<'_, f64>], seed: u64) -> Result<RmkcFit> {
-        let n = check_kernels(kernels)?;
-        let ell = self.balance_bound(n)?;
-        let theta = self.norm.uniform(kernels.len());
-        let t0 = Instant::now();
-        let mut k_tilde = Mat::zeros(n, n);
-        composite_into(&mut k_tilde, &theta, kernels)?;
-        let (y, _, init_solves) =
-            initial_labels(self, &CheckedKernel::new(k_tilde.as_ref())?, ell, seed)?;
-        let stats = RmkcStats {
-            init_solves,
-            init_seconds: t0.elapsed().as_secs_f64(),
-            ..RmkcStats::default()
-        };
-        self.run(kernels, theta, &y, ell, k_tilde, stats)
-    }
-
-    /// Run RMKC from given θ⁽⁰⁾ (≥ 0, not all 0, used as given) and labels y⁽⁰⁾
-    /// (±1, both present, |Σy| ≤ ℓ).
+    /// Run RMKC from given θ⁽⁰⁾ (one weight per kernel, ≥ 0, not all 0, used as given:
+    /// it is not projected onto the norm's set) and labels y⁽⁰⁾ (`labels0`, cluster
+    /// indices 0/1, both present, within the balance bound), instead of the uniform θ
+    /// and the seeded pair splits of [`Clusterer::fit`]. For studying the local optimum
+    /// reached from a known start (e.g. the true classes), or continuing a run.
+    ///
+    /// # Errors
+    /// The errors of [`Clusterer::fit`], and [`Error::Shape`] / [`Error::InvalidInput`] /
+    /// [`Error::NonFinite`] for a `theta0` or `labels0` of the wrong length or value.
     pub fn fit_from(
         &self,
-        kernels: &[MatRef<'_, f64>],
+        data: &KernelSet<'_>,
         theta0: &[f64],
-        y0: &[f64],
-    ) -> Result<RmkcFit> {
-        let n = check_kernels(kernels)?;
+        labels0: &[usize],
+    ) -> Result<Clustering<RmkcDiagnostics>> {
+        let t0 = Instant::now();
+        check_binary("rmkc", data, 2)?;
+        let kernels = data.require_kernels("rmkc")?;
+        let n = data.n();
         let ell = self.balance_bound(n)?;
-        mkc_core::validate::len("theta0", theta0.len(), kernels.len())?;
-        mkc_core::validate::finite_slice("theta0", theta0)?;
-        if let Some(v) = theta0.iter().position(|&t| t < 0.0) {
-            return Err(Error::input(
-                "theta0",
-                format!("negative weight {} at index {v}", theta0[v]),
-            ));
-        }
-        if theta0.iter().all(|&t| t == 0.0) {
-            return Err(Error::input("theta0", "all weights are 0"));
-        }
-        mkc_core::validate::len("y0", y0.len(), n)?;
-        mkc_core::validate::binary_labels("y0", y0)?;
-        let sum: f64 = y0.iter().sum();
+        check_theta0(theta0, kernels.len())?;
+        let y = signs("labels0", labels0, n)?;
+        let sum: f64 = y.iter().sum();
         if sum.abs() > ell {
             return Err(Error::input(
-                "y0",
+                "labels0",
                 format!("|Σy| = {} exceeds the balance bound ℓ = {ell}", sum.abs()),
             ));
         }
         let mut k_tilde = Mat::zeros(n, n);
         composite_into(&mut k_tilde, theta0, kernels)?;
-        self.run(
-            kernels,
-            theta0.to_vec(),
-            y0,
-            ell,
+        let start = Start {
+            theta: theta0.to_vec(),
+            y,
             k_tilde,
-            RmkcStats::default(),
-        )
+        };
+        self.run(kernels, start, ell, 0, Timings::default(), t0)
     }
 
+    /// Algorithm 1 from `start`: evaluate J, then alternate θ steps and label steps.
     fn run(
         &self,
         kernels: &[MatRef<'_, f64>],
-        mut theta: Vec<f64>,
-        y0: &[f64],
+        start: Start,
         ell: f64,
-        mut k_tilde: Mat<f64>,
-        mut stats: RmkcStats,
-    ) -> Result<RmkcFit> {
-        let n = y0.len();
-        let t0 = Instant::now();
+        init_solves: usize,
+        mut timings: Timings,
+        t0: Instant,
+    ) -> Result<Clustering<RmkcDiagnostics>> {
+        let Start {
+            mut theta,
+            y,
+            mut k_tilde,
+        } = start;
+        let n = y.len();
         let mut scratch = Mat::zeros(n, n);
-        let mut var = Variance::new(kernels, y0)?;
-        let mut ev: Evaluation = {
+        let (mut var, mut ev) = timings.time("theta", || -> Result<(Variance, Evaluation)> {
+            let var = Variance::new(kernels, &y)?;
             let ck = CheckedKernel::new(k_tilde.as_ref())?;
-            evaluate(&self.svc, &ck, &var, &theta, None)?
-        };
-        stats.theta_solves += 1;
-        stats.theta_seconds += t0.elapsed().as_secs_f64();
+            let ev = evaluate(&self.svc, &ck, &var, &theta, None)?;
+            Ok((var, ev))
+        })?;
+        let (mut theta_solves, mut label_solves) = (1, 0);
         let mut history = vec![ev.j];
         let mut converged = false;
         let mut n_iter = 0;
         while n_iter < self.max_iter {
             n_iter += 1;
             let j_before = ev.j;
-            let t = Instant::now();
-            let ts = theta_step(self, kernels, &theta, &var, ev, &mut k_tilde, &mut scratch)?;
-            stats.theta_solves += ts.solves;
-            stats.theta_seconds += t.elapsed().as_secs_f64();
+            let ts = timings.time("theta", || {
+                theta_step(self, kernels, &theta, &var, ev, &mut k_tilde, &mut scratch)
+            })?;
+            theta_solves += ts.solves;
             theta = ts.theta;
             ev = ts.eval;
             history.push(ev.j);
             let theta_gain = j_before - ev.j;
-            let t = Instant::now();
-            let ck = CheckedKernel::new(k_tilde.as_ref())?;
-            let ls = label_step(self, kernels, &ck, &theta, ell, var, ev)?;
-            stats.label_solves += ls.n_candidates;
-            stats.label_seconds += t.elapsed().as_secs_f64();
+            let ls = timings.time("labels", || {
+                let ck = CheckedKernel::new(k_tilde.as_ref())?;
+                label_step(self, kernels, &ck, &theta, ell, var, ev)
+            })?;
+            label_solves += ls.n_candidates;
             var = ls.var;
             ev = ls.eval;
             history.push(ev.j);
@@ -186,16 +153,82 @@ impl Rmkc {
                 break;
             }
         }
-        Ok(RmkcFit {
-            y: var.labels().to_vec(),
-            theta,
+        timings.set_wall(t0.elapsed().as_secs_f64());
+        let diag = RmkcDiagnostics {
             objective: ev.j,
             variance: ev.e,
-            model: ev.model,
-            history,
-            n_iter,
-            converged,
-            stats,
-        })
+            init_solves,
+            theta_solves,
+            label_solves,
+        };
+        Ok(Clustering::new(clusters(var.labels()), 2, diag)
+            .with_weights(KernelWeights::new(theta, self.norm.constraint()))
+            .with_objective(history)
+            .with_iterations(n_iter, converged)
+            .with_timings(timings))
     }
 }
+
+/// θ⁽⁰⁾ of [`Rmkc::fit_from`]: one finite weight per kernel, ≥ 0, not all 0.
+fn check_theta0(theta0: &[f64], n_kernels: usize) -> Result<()> {
+    mkc_core::validate::len("theta0", theta0.len(), n_kernels)?;
+    mkc_core::validate::finite_slice("theta0", theta0)?;
+    if let Some(v) = theta0.iter().position(|&t| t < 0.0) {
+        return Err(Error::input(
+            "theta0",
+            format!("negative weight {} at index {v}", theta0[v]),
+        ));
+    }
+    if theta0.iter().all(|&t| t == 0.0) {
+        return Err(Error::input("theta0", "all weights are 0"));
+    }
+    Ok(())
+}
+
+impl Clusterer for Rmkc {
+    type Diagnostics = RmkcDiagnostics;
+    fn name(&self) -> &'static str {
+        "rmkc"
+    }
+    fn validate_params(&self) -> Result<()> {
+        Ok(())
+    }
+    /// RMKC on every kernel of the set (a multiple kernel method; features are not
+    /// used), two clusters: from θ⁽⁰⁾ uniform (θ_v = V^(−1/p)) and the initial labels of
+    /// [`crate::init`] drawn with `seed`, Algorithm 1 until the stopping rule.
+    ///
+    /// The result: labels 0/1 (cluster 1 is y = +1), θ on [`crate::Norm::constraint`],
+    /// the objective trace J(θ, y) of eq. (11) — minimised, non-increasing — after the
+    /// initialisation and after every θ step and every y step, the outer iterations,
+    /// timings by phase and [`RmkcDiagnostics`].
+    ///
+    /// # Errors
+    /// `n_clusters ≠ 2` ([`Error::InvalidParam`] `n_clusters`), a set without kernels
+    /// ([`Error::InvalidInput`]), a balance bound that no labelling of N points meets
+    /// ([`Error::InvalidParam`] `balance`), and a zero variance E(θ, y)
+    /// ([`Error::Numerical`]).
+    fn fit(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<Clustering<RmkcDiagnostics>> {
+        let t0 = Instant::now();
+        check_binary("rmkc", data, n_clusters)?;
+        let kernels = data.require_kernels("rmkc")?;
+        let n = data.n();
+        let ell = self.balance_bound(n)?;
+        let mut timings = Timings::default();
+        let theta = self.norm.uniform(kernels.len());
+        let (start, init_solves) = timings.time("init", || -> Result<(Start, usize)> {
+            let mut k_tilde = Mat::zeros(n, n);
+            composite_into(&mut k_tilde, &theta, kernels)?;
+            let ck = CheckedKernel::new(k_tilde.as_ref())?;
+            let (y, _, solves) = initial_labels(self, &ck, ell, seed)?;
+            Ok((Start { theta, y, k_tilde }, solves))
+        })?;
+        self.run(kernels, start, ell, init_solves, timings, t0)
+    }
+}
+
+mkc_core::clusterer_via_check!(crate::RmkcParams, "rmkc");

@@ -49,8 +49,8 @@ pub(crate) fn add_col(k: MatRef<'_, f64>, j: usize, a: f64, out: &mut [f64]) {
 }
 
 impl Variance {
-    /// Build from the basis kernels (same size N, validated by the caller or by
-    /// [`crate::check_kernels`]) and labels y ∈ {±1}ᴺ. O(V·N²).
+    /// Build from the basis kernels (same size N, validated by the caller, e.g. through a
+    /// [`mkc_core::KernelSet`]) and labels y ∈ {±1}ᴺ. O(V·N²).
     pub fn new(kernels: &[MatRef<'_, f64>], y: &[f64]) -> Result<Self> {
         let n = y.len();
         if kernels.is_empty() {

@@ -1,11 +1,12 @@
 //! Algorithm 1–2 behaviour: J never increases, the balance bound always holds, the
-//! blobs are found, the projections keep θ feasible; and every bad input is a typed error.
+//! blobs are found, the projections keep θ feasible (and on the reported constraint set);
+//! and every bad parameter and input is a typed error.
 
 mod common;
 
-use common::{blobs, gaussians, noisy_labels};
+use common::{balance, blobs, clusters, gaussians, noisy_labels};
 use faer::{Mat, MatRef};
-use mkc_core::{Error, ParamGuard};
+use mkc_core::{Clusterer, Error, KernelSet, ParamGuard, WeightConstraint};
 use mkc_rmkc::label_step::{label_step, phase_length};
 use mkc_rmkc::objective::{composite_into, evaluate};
 use mkc_rmkc::{Balance, Norm, RmkcParams, Variance};
@@ -19,48 +20,59 @@ fn kernels(n: usize, sep: f64, seed: u64) -> Vec<Mat<f64>> {
 fn objective_never_increases_and_theta_stays_feasible() {
     for (norm, seed) in [(Norm::L1, 1), (Norm::L2, 2), (Norm::None, 3)] {
         let ks = kernels(40, 1.0, seed);
-        let ks: Vec<MatRef<'_, f64>> = ks.iter().map(|k| k.as_ref()).collect();
-        let rmkc = RmkcParams::new(1.0).l(6).norm(norm).check().unwrap();
-        let fit = rmkc.fit(&ks, seed).unwrap();
+        let data = KernelSet::new(&ks).unwrap();
+        let fit = RmkcParams::new()
+            .l(6)
+            .norm(norm)
+            .fit(&data, 2, seed)
+            .unwrap();
         assert!(
-            fit.history.windows(2).all(|w| w[1] <= w[0]),
+            fit.objective.windows(2).all(|w| w[1] <= w[0]),
             "{norm:?}: {:?}",
-            fit.history
+            fit.objective
         );
-        assert!(fit.theta.iter().all(|&t| t >= 0.0));
-        match norm {
-            Norm::L1 => assert!((fit.theta.iter().sum::<f64>() - 1.0).abs() < 1e-9),
-            Norm::L2 => assert!((fit.theta.iter().map(|t| t * t).sum::<f64>() - 1.0).abs() < 1e-9),
-            Norm::None => assert!(fit.theta.iter().any(|&t| t > 0.0)),
-        }
-        let sum: f64 = fit.y.iter().sum();
-        assert!(sum.abs() <= 20.0);
+        // θ ≥ 0 on its norm's set, reported as that set.
+        let theta = fit.kernel_weights.as_ref().unwrap();
+        assert_eq!(theta.constraint, norm.constraint());
+        assert!(theta.violation() < 1e-9, "{norm:?}: {:?}", theta.values);
+        let expect = match norm {
+            Norm::L1 => WeightConstraint::PNorm(1.0),
+            Norm::L2 => WeightConstraint::PNorm(2.0),
+            Norm::None => WeightConstraint::NonNegative,
+        };
+        assert_eq!(theta.constraint, expect);
+        assert!(theta.values.iter().any(|&t| t > 0.0));
+        assert!(balance(&fit.labels).abs() <= 20.0);
         assert!(fit.converged);
+        assert_eq!(fit.iterations * 2 + 1, fit.objective.len());
+        assert_eq!(fit.diagnostics.objective, fit.final_objective().unwrap());
+        let phases: Vec<&str> = fit.timings.phases().iter().map(|p| p.0).collect();
+        assert_eq!(phases, ["init", "theta", "labels"]);
     }
 }
 
 #[test]
 fn separated_blobs_are_recovered() {
     let ks = kernels(40, 3.0, 5);
-    let ks: Vec<MatRef<'_, f64>> = ks.iter().map(|k| k.as_ref()).collect();
-    let fit = RmkcParams::new(1.0)
-        .l(5)
-        .check()
-        .unwrap()
-        .fit(&ks, 11)
-        .unwrap();
-    let truth = noisy_labels(40, &[]);
-    let agree = fit.y.iter().zip(&truth).filter(|(a, b)| a == b).count();
+    let data = KernelSet::new(&ks).unwrap();
+    let rmkc = RmkcParams::new().l(5);
+    let fit = rmkc.fit(&data, 2, 11).unwrap();
+    let truth = clusters(&noisy_labels(40, &[]));
+    let agree = fit
+        .labels
+        .iter()
+        .zip(&truth)
+        .filter(|(a, b)| a == b)
+        .count();
     assert!(agree == 40 || agree == 0, "agreement {agree}/40");
-    // Deterministic for a seed.
-    let again = RmkcParams::new(1.0)
-        .l(5)
-        .check()
-        .unwrap()
-        .fit(&ks, 11)
-        .unwrap();
-    assert_eq!(fit.y, again.y);
-    assert_eq!(fit.theta, again.theta);
+    // Deterministic for a seed, checked or not, and the same as a restart.
+    let again = rmkc.check().unwrap().fit(&data, 2, 11).unwrap();
+    assert_eq!(fit.labels, again.labels);
+    assert_eq!(fit.kernel_weights, again.kernel_weights);
+    assert_eq!(fit.objective, again.objective);
+    let runs = rmkc.fit_restarts(&data, 2, &[3, 11]);
+    assert_eq!(runs[1].as_ref().unwrap().labels, fit.labels);
+    assert_eq!(runs[1].as_ref().unwrap().diagnostics, fit.diagnostics);
 }
 
 #[test]
@@ -82,7 +94,7 @@ fn label_step_respects_balance_and_never_raises_j() {
         // make the start balanced within ℓ by construction
         let s: f64 = y.iter().sum();
         assert!(s.abs() <= ell, "test setup: |Σy| = {s} > ℓ = {ell}");
-        let rmkc = RmkcParams::new(1.0).l(8).check().unwrap();
+        let rmkc = RmkcParams::new().l(8).check().unwrap();
         for round in 0..4 {
             let var = Variance::new(&ks, &y).unwrap();
             let ev = evaluate(rmkc.svc(), &ck, &var, &theta, None).unwrap();
@@ -114,133 +126,143 @@ fn label_step_respects_balance_and_never_raises_j() {
 #[test]
 fn balance_holds_after_fit_with_tight_bound() {
     let ks = kernels(31, 0.5, 9);
-    let ks: Vec<MatRef<'_, f64>> = ks.iter().map(|k| k.as_ref()).collect();
+    let data = KernelSet::new(&ks).unwrap();
     for ell in [1.0, 3.0, 7.0] {
-        let fit = RmkcParams::new(10.0)
+        let fit = RmkcParams::new()
+            .c(10.0)
             .l(10)
             .balance(Balance::Absolute(ell))
-            .check()
-            .unwrap()
-            .fit(&ks, 3)
+            .fit(&data, 2, 3)
             .unwrap();
-        let s: f64 = fit.y.iter().sum();
+        let s = balance(&fit.labels);
         assert!(s.abs() <= ell, "ℓ = {ell}: Σy = {s}");
     }
 }
 
 #[test]
-fn bad_inputs_are_typed_errors() {
-    let param = |r: mkc_core::Result<mkc_rmkc::Rmkc>, name: &str| match r {
-        Err(Error::InvalidParam { name: got, .. }) => assert_eq!(got, name),
-        other => panic!("expected InvalidParam {name}, got {other:?}"),
-    };
-    param(RmkcParams::new(0.0).check(), "C");
-    param(RmkcParams::new(-1.0).check(), "C");
-    param(RmkcParams::new(f64::NAN).check(), "C");
-    param(RmkcParams::new(1.0).l(0).check(), "L");
-    param(
-        RmkcParams::new(1.0)
-            .balance(Balance::Fraction(-0.1))
-            .check(),
-        "balance",
-    );
-    param(RmkcParams::new(1.0).init_pairs(0.0).check(), "init_pairs");
-    param(
-        RmkcParams::new(1.0).armijo(1.0, 0.5, 20).check(),
-        "armijo sigma",
-    );
-    param(
-        RmkcParams::new(1.0).armijo(0.1, 0.0, 20).check(),
-        "armijo beta",
-    );
-    param(RmkcParams::new(1.0).max_iter(0).check(), "max_iter");
-
-    let rmkc = RmkcParams::new(1.0).check().unwrap();
+fn every_bad_parameter_is_named() {
+    let cases: Vec<(RmkcParams, &str)> = vec![
+        (RmkcParams::new().c(0.0), "C"),
+        (RmkcParams::new().c(-1.0), "C"),
+        (RmkcParams::new().c(f64::NAN), "C"),
+        (RmkcParams::new().l(0), "L"),
+        (
+            RmkcParams::new().balance(Balance::Fraction(-0.1)),
+            "balance",
+        ),
+        (
+            RmkcParams::new().balance(Balance::Absolute(f64::INFINITY)),
+            "balance",
+        ),
+        (RmkcParams::new().init_pairs(0.0), "init_pairs"),
+        (RmkcParams::new().svm_tol(0.0), "svm_tol"),
+        (RmkcParams::new().max_iter(0), "max_iter"),
+        (RmkcParams::new().tol(-1.0), "tol"),
+        (RmkcParams::new().armijo(1.0, 0.5, 20), "armijo sigma"),
+        (RmkcParams::new().armijo(0.1, 0.0, 20), "armijo beta"),
+        (RmkcParams::new().armijo(0.1, 0.5, 0), "armijo trials"),
+    ];
     let ks = kernels(10, 1.0, 1);
-    let small = kernels(8, 1.0, 1);
-    // kernels of different sizes
+    let data = KernelSet::new(&ks).unwrap();
+    for (p, name) in cases {
+        // Rejected before any data is seen, and by fit with the same error.
+        for e in [
+            p.validate_params().unwrap_err(),
+            p.fit(&data, 2, 0).unwrap_err(),
+        ] {
+            assert!(
+                matches!(&e, Error::InvalidParam { name: got, .. } if got == name),
+                "expected InvalidParam {name}, got {e:?}"
+            );
+        }
+    }
+    assert!(RmkcParams::default().validate_params().is_ok());
+    assert_eq!(RmkcParams::default(), RmkcParams::new());
+    assert_eq!(RmkcParams::new().check().unwrap().c(), 1.0);
+}
+
+#[test]
+fn bad_data_are_typed_errors() {
+    let rmkc = RmkcParams::new().check().unwrap();
+    let ks = kernels(10, 1.0, 1);
+    let data = KernelSet::new(&ks).unwrap();
+    let param = |e: Error, name: &str| {
+        assert!(
+            matches!(&e, Error::InvalidParam { name: got, .. } if got == name),
+            "expected InvalidParam {name}, got {e:?}"
+        )
+    };
+    // Two clusters only, and at most n.
+    for k in [0, 1, 3, 11] {
+        param(rmkc.fit(&data, k, 0).unwrap_err(), "n_clusters");
+    }
+    // A single point cannot be split.
+    let one = vec![Mat::from_fn(1, 1, |_, _| 1.0)];
+    param(
+        rmkc.fit(&KernelSet::new(&one).unwrap(), 2, 0).unwrap_err(),
+        "n_clusters",
+    );
+    // Features only: RMKC needs kernels.
+    let x = Mat::from_fn(10, 2, |i, j| (i * j) as f64);
+    let features = KernelSet::from_features(x.as_ref()).unwrap();
     assert!(matches!(
-        rmkc.fit(&[ks[0].as_ref(), small[0].as_ref()], 0),
-        Err(Error::Shape { .. })
-    ));
-    // no kernels
-    assert!(matches!(rmkc.fit(&[], 0), Err(Error::InvalidInput { .. })));
-    // fewer than 2 points
-    let one = Mat::from_fn(1, 1, |_, _| 1.0);
-    assert!(matches!(
-        rmkc.fit(&[one.as_ref()], 0),
+        rmkc.fit(&features, 2, 0),
         Err(Error::InvalidInput { .. })
     ));
-    // non-finite and non-symmetric kernels
+    // Kernels of different sizes, NaN and non-symmetric kernels: the set refuses them.
+    let small = kernels(8, 1.0, 1);
+    assert!(matches!(
+        KernelSet::from_refs(vec![ks[0].as_ref(), small[0].as_ref()]),
+        Err(Error::Shape { .. })
+    ));
     let mut nan = ks[0].clone();
     nan[(2, 3)] = f64::NAN;
     assert!(matches!(
-        rmkc.fit(&[nan.as_ref()], 0),
+        KernelSet::from_refs(vec![nan.as_ref()]),
         Err(Error::NonFinite { .. })
     ));
     let mut asym = ks[0].clone();
     asym[(2, 3)] += 0.5;
     assert!(matches!(
-        rmkc.fit(&[asym.as_ref()], 0),
+        KernelSet::from_refs(vec![asym.as_ref()]),
         Err(Error::NotSymmetric { .. })
     ));
-    // impossible balance: odd N with ℓ < 1
+    // Impossible balance: odd N with ℓ < 1.
     let odd = kernels(9, 1.0, 1);
-    let tight = RmkcParams::new(1.0)
-        .balance(Balance::Absolute(0.5))
-        .check()
-        .unwrap();
-    assert!(matches!(
-        tight.fit(&[odd[0].as_ref()], 0),
-        Err(Error::InvalidParam { .. })
-    ));
-    let tight = RmkcParams::new(1.0)
-        .balance(Balance::Fraction(0.0))
-        .check()
-        .unwrap();
-    assert!(matches!(
-        tight.fit(&[odd[0].as_ref()], 0),
-        Err(Error::InvalidParam { .. })
-    ));
-    // fit_from: bad θ0 and y0
-    let k = [ks[0].as_ref(), ks[1].as_ref()];
-    let y = noisy_labels(10, &[]);
-    assert!(rmkc.fit_from(&k, &[0.5, 0.5], &y).is_ok());
-    assert!(matches!(
-        rmkc.fit_from(&k, &[0.5], &y),
-        Err(Error::Shape { .. })
-    ));
-    assert!(matches!(
-        rmkc.fit_from(&k, &[-0.5, 1.0], &y),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        rmkc.fit_from(&k, &[0.0, 0.0], &y),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        rmkc.fit_from(&k, &[f64::INFINITY, 0.0], &y),
-        Err(Error::NonFinite { .. }) | Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        rmkc.fit_from(&k, &[0.5, 0.5], &[1.0; 10]),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        rmkc.fit_from(&k, &[0.5, 0.5], &y[..9]),
-        Err(Error::Shape { .. })
-    ));
-    let unbalanced = noisy_labels(10, &[0, 1, 2, 3]); // Σy = 8 > ℓ = 5
-    assert!(matches!(
-        rmkc.fit_from(&k, &[0.5, 0.5], &unbalanced),
-        Err(Error::InvalidInput { .. })
-    ));
-    let mut bad = y.clone();
-    bad[0] = 0.5;
-    assert!(matches!(
-        rmkc.fit_from(&k, &[0.5, 0.5], &bad),
-        Err(Error::InvalidInput { .. })
-    ));
+    let odd = KernelSet::new(&odd[..1]).unwrap();
+    for b in [Balance::Absolute(0.5), Balance::Fraction(0.0)] {
+        param(
+            RmkcParams::new().balance(b).fit(&odd, 2, 0).unwrap_err(),
+            "balance",
+        );
+    }
+    // fit_from: bad θ0 and labels0.
+    let two = KernelSet::new(&ks[..2]).unwrap();
+    let y = clusters(&noisy_labels(10, &[]));
+    assert!(rmkc.fit_from(&two, &[0.5, 0.5], &y).is_ok());
+    let unbalanced = clusters(&noisy_labels(10, &[0, 1, 2, 3])); // Σy = 8 > ℓ = 5
+    let mut three = y.clone();
+    three[0] = 2;
+    let bad: Vec<(&[f64], &[usize])> = vec![
+        (&[0.5], &y),
+        (&[-0.5, 1.0], &y),
+        (&[0.0, 0.0], &y),
+        (&[f64::INFINITY, 0.0], &y),
+        (&[0.5, 0.5], &[1; 10]),
+        (&[0.5, 0.5], &y[..9]),
+        (&[0.5, 0.5], &unbalanced),
+        (&[0.5, 0.5], &three),
+    ];
+    for (theta0, labels0) in bad {
+        let e = rmkc.fit_from(&two, theta0, labels0).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::Shape { .. } | Error::InvalidInput { .. } | Error::NonFinite { .. }
+            ),
+            "θ0 {theta0:?}, labels0 {labels0:?}: {e:?}"
+        );
+    }
 }
 
 #[test]
@@ -255,11 +277,7 @@ fn theta_step_lowers_j_for_every_norm() {
         (Norm::L2, vec![0.98, 0.14, 0.14]),
         (Norm::None, vec![2.0, 0.1, 0.3]),
     ] {
-        let rmkc = RmkcParams::new(1.0)
-            .norm(norm)
-            .svm_tol(1e-8)
-            .check()
-            .unwrap();
+        let rmkc = RmkcParams::new().norm(norm).svm_tol(1e-8).check().unwrap();
         let mut kt = Mat::zeros(n, n);
         let mut scratch = Mat::zeros(n, n);
         composite_into(&mut kt, &theta, &ks).unwrap();

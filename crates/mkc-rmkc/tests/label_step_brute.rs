@@ -4,10 +4,10 @@
 
 mod common;
 
-use common::{blobs, gaussians, noisy_labels};
+use common::{balance, blobs, clusters, gaussians, noisy_labels, signs};
 use faer::{Mat, MatRef};
-use mkc_core::ParamGuard;
-use mkc_rmkc::init::split;
+use mkc_core::{Clusterer, KernelSet, ParamGuard};
+use mkc_rmkc::init::{initial_labels, split};
 use mkc_rmkc::label_step::{label_step, phase_length};
 use mkc_rmkc::objective::{composite_into, evaluate};
 use mkc_rmkc::{Balance, Norm, RmkcParams, Variance};
@@ -20,7 +20,7 @@ fn cold(
     theta: &[f64],
     y: &[f64],
 ) -> (f64, Vec<f64>) {
-    let rmkc = RmkcParams::new(1.0).svm_tol(1e-10).check().unwrap();
+    let rmkc = RmkcParams::new().svm_tol(1e-10).check().unwrap();
     let var = Variance::new(ks, y).unwrap();
     let ev = evaluate(rmkc.svc(), kt, &var, theta, None).unwrap();
     (ev.j, ev.model.decision)
@@ -41,7 +41,7 @@ fn label_step_is_algorithm_2() {
         (10, 26.0, vec![5, 6, 7, 8, 9, 10]),
     ] {
         let y0 = noisy_labels(n, &flips);
-        let rmkc = RmkcParams::new(1.0).l(l).svm_tol(1e-10).check().unwrap();
+        let rmkc = RmkcParams::new().l(l).svm_tol(1e-10).check().unwrap();
         let var = Variance::new(&ks, &y0).unwrap();
         let ev = evaluate(rmkc.svc(), &ck, &var, &theta, None).unwrap();
         let out = label_step(&rmkc, &ks, &ck, &theta, ell, var, ev).unwrap();
@@ -89,37 +89,75 @@ fn label_step_is_algorithm_2() {
 fn final_objective_matches_a_cold_evaluation_and_history_never_rises() {
     let n = 36;
     let ks = gaussians(&blobs(n, 1.1, 8), &[0.3, 1.0, 3.0]);
+    let data = KernelSet::new(&ks).unwrap();
     let ks: Vec<MatRef<'_, f64>> = ks.iter().map(|k| k.as_ref()).collect();
     for norm in [Norm::None, Norm::L1, Norm::L2] {
         for c in [0.1, 10.0] {
-            let rmkc = RmkcParams::new(c)
+            let fit = RmkcParams::new()
+                .c(c)
                 .l(8)
                 .norm(norm)
                 .svm_tol(1e-8)
-                .check()
+                .fit(&data, 2, 4)
                 .unwrap();
-            let fit = rmkc.fit(&ks, 4).unwrap();
             assert!(
-                fit.history.windows(2).all(|w| w[1] <= w[0]),
+                fit.objective.windows(2).all(|w| w[1] <= w[0]),
                 "{norm:?}, C = {c}: {:?}",
-                fit.history
-            );
-            let mut kt = Mat::zeros(n, n);
-            composite_into(&mut kt, &fit.theta, &ks).unwrap();
-            let ck = CheckedKernel::new(kt.as_ref()).unwrap();
-            let strict = RmkcParams::new(c).svm_tol(1e-10).check().unwrap();
-            let var = Variance::new(&ks, &fit.y).unwrap();
-            let j = evaluate(strict.svc(), &ck, &var, &fit.theta, None)
-                .unwrap()
-                .j;
-            assert!(
-                (j - fit.objective).abs() <= 1e-5 * j.abs(),
-                "{norm:?}, C = {c}: {j} vs {}",
                 fit.objective
             );
-            assert!(j <= fit.history[0] * (1.0 + 1e-6));
-            let s = &fit.stats;
-            assert!(s.init_solves >= 1 && s.theta_solves >= 1);
+            let theta = fit.weights().unwrap();
+            let mut kt = Mat::zeros(n, n);
+            composite_into(&mut kt, theta, &ks).unwrap();
+            let ck = CheckedKernel::new(kt.as_ref()).unwrap();
+            let strict = RmkcParams::new().c(c).svm_tol(1e-10).check().unwrap();
+            let var = Variance::new(&ks, &signs(&fit.labels)).unwrap();
+            let ev = evaluate(strict.svc(), &ck, &var, theta, None).unwrap();
+            let last = fit.final_objective().unwrap();
+            assert!(
+                (ev.j - last).abs() <= 1e-5 * ev.j.abs(),
+                "{norm:?}, C = {c}: {} vs {last}",
+                ev.j
+            );
+            assert!((ev.e - fit.diagnostics.variance).abs() <= 1e-12 * ev.e);
+            assert!(ev.j <= fit.objective[0] * (1.0 + 1e-6));
+            let d = &fit.diagnostics;
+            assert!(d.init_solves >= 1 && d.theta_solves >= 1);
+        }
+    }
+}
+
+/// The contract's fit is the engine: the seeded start of [`mkc_rmkc::init`] (uniform θ,
+/// the best pair split) handed to `fit_from` gives the same run.
+#[test]
+fn contract_fit_equals_the_engine_from_its_start() {
+    let n = 40;
+    let ks = gaussians(&blobs(n, 0.9, 10), &[0.3, 1.0, 3.0]);
+    let data = KernelSet::new(&ks).unwrap();
+    let refs: Vec<MatRef<'_, f64>> = ks.iter().map(|k| k.as_ref()).collect();
+    for norm in [Norm::None, Norm::L1, Norm::L2] {
+        let rmkc = RmkcParams::new().l(8).norm(norm).check().unwrap();
+        for seed in [1, 2] {
+            let fit = rmkc.fit(&data, 2, seed).unwrap();
+            let theta0 = norm.uniform(3);
+            let mut kt = Mat::zeros(n, n);
+            composite_into(&mut kt, &theta0, &refs).unwrap();
+            let ell = rmkc.balance_bound(n).unwrap();
+            let ck = CheckedKernel::new(kt.as_ref()).unwrap();
+            let (y0, ev0, solves) = initial_labels(&rmkc, &ck, ell, seed).unwrap();
+            let from = rmkc.fit_from(&data, &theta0, &clusters(&y0)).unwrap();
+            assert_eq!(from.labels, fit.labels, "{norm:?}, seed {seed}");
+            assert_eq!(from.kernel_weights, fit.kernel_weights);
+            assert_eq!(from.objective, fit.objective);
+            // The start's J, solved cold here and warm in the initialisation.
+            assert!((from.objective[0] - ev0.j).abs() <= 1e-4 * ev0.j.abs());
+            assert_eq!(
+                (from.iterations, from.converged),
+                (fit.iterations, fit.converged)
+            );
+            assert_eq!(fit.diagnostics.init_solves, solves);
+            assert_eq!(from.diagnostics.init_solves, 0);
+            assert_eq!(from.diagnostics.theta_solves, fit.diagnostics.theta_solves);
+            assert_eq!(from.diagnostics.label_solves, fit.diagnostics.label_solves);
         }
     }
 }
@@ -148,8 +186,8 @@ fn initial_splits_respect_the_balance_bound() {
 fn results_do_not_depend_on_the_number_of_threads() {
     let n = 60;
     let ks = gaussians(&blobs(n, 0.8, 12), &[0.3, 1.0, 3.0]);
-    let ks: Vec<MatRef<'_, f64>> = ks.iter().map(|k| k.as_ref()).collect();
-    let rmkc = RmkcParams::new(1.0)
+    let data = KernelSet::new(&ks).unwrap();
+    let rmkc = RmkcParams::new()
         .l(10)
         .balance(Balance::Fraction(0.3))
         .check()
@@ -159,10 +197,11 @@ fn results_do_not_depend_on_the_number_of_threads() {
             .num_threads(threads)
             .build()
             .unwrap();
-        pool.install(|| rmkc.fit(&ks, 42).unwrap())
+        pool.install(|| rmkc.fit(&data, 2, 42).unwrap())
     };
     let (a, b) = (run(1), run(4));
-    assert_eq!(a.y, b.y);
-    assert_eq!(a.theta, b.theta);
-    assert_eq!(a.history, b.history);
+    assert_eq!(a.labels, b.labels);
+    assert_eq!(a.kernel_weights, b.kernel_weights);
+    assert_eq!(a.objective, b.objective);
+    assert!(balance(&a.labels).abs() <= 0.3 * n as f64);
 }

@@ -6,9 +6,9 @@
 //! {1e-2, …, 1e2}, 30 runs. The bound is the parameter `ell` (a fraction of N), not
 //! `balance` as for RMKC, so that a table's per-row `ell` leaves RMKC's ℓ = 0.5N alone.
 
-use super::{Input, KernelUse, Method, Outcome};
+use super::{KernelUse, Method};
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{Error, ParamGuard, Result};
+use mkc_core::{DynClusterer, Result};
 use mkc_rmkc::IterSvrParams;
 
 /// iterSVR, single kernel.
@@ -48,7 +48,8 @@ const PARAMS: &[ParamSpec] = &[
 ];
 
 fn params(p: &ParamSet) -> Result<IterSvrParams> {
-    Ok(IterSvrParams::new(p.f64("C")?)
+    Ok(IterSvrParams::new()
+        .c(p.f64("C")?)
         .epsilon(p.f64("epsilon")?)
         .balance(p.f64("ell")?)
         .max_iter(p.usize("max_iter")?)
@@ -68,36 +69,7 @@ impl Method for IterSvr {
     fn kernels(&self) -> KernelUse {
         KernelUse::Single
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        params(p)?.check().map(|_| ())
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        if input.n_clusters != 2 {
-            return Err(Error::param(
-                "clusters",
-                input.n_clusters,
-                "iterSVR finds two clusters",
-            ));
-        }
-        let Some(k) = input.kernels.first() else {
-            return Err(Error::input("itersvr", "no kernel given"));
-        };
-        let fit = params(p)?.check()?.fit(k.as_ref(), seed)?;
-        Ok(Outcome {
-            labels: fit.clusters(),
-            weights: None,
-            objective: fit.objective.clone(),
-            iterations: fit.n_iter,
-            diagnostics: vec![
-                ("converged".to_string(), f64::from(u8::from(fit.converged))),
-                (
-                    "relabelled".to_string(),
-                    fit.changes.iter().sum::<usize>() as f64,
-                ),
-            ],
-            seconds: 0.0,
-            converged: true,
-            phases: Vec::new(),
-        })
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Ok(Box::new(params(p)?))
     }
 }

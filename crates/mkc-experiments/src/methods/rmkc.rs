@@ -1,11 +1,13 @@
 //! RMKC (Tzortzis & Likas, `mkc-rmkc`): ratio-based multiple kernel clustering, two
 //! clusters. Parameters as in the paper's Section 3: C (grid {1e-2, …, 1e2}), L = 30,
 //! ℓ = 0.5N (`balance`, a fraction of N), and the norm on θ (`p`: none, 1, 2). Each run
-//! draws its own initial pairs from the run's seed (the paper's 30 runs).
+//! draws its own initial pairs from the run's seed (the paper's 30 runs). The run records
+//! the solve counts (`init_solves`, `theta_solves`, `label_solves`) and the final J and E
+//! as diagnostics, and the seconds of the phases `init`, `theta` and `labels`.
 
-use super::{Input, Method, Outcome};
+use super::Method;
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{Error, ParamGuard, Result};
+use mkc_core::{DynClusterer, Result};
 use mkc_rmkc::{Balance, Norm, RmkcParams};
 
 /// RMKC.
@@ -62,9 +64,9 @@ fn params(p: &ParamSet) -> Result<RmkcParams> {
         "2" => Norm::L2,
         _ => Norm::L1,
     };
-    let l = p.usize("L")?;
-    Ok(RmkcParams::new(p.f64("C")?)
-        .l(l)
+    Ok(RmkcParams::new()
+        .c(p.f64("C")?)
+        .l(p.usize("L")?)
         .balance(Balance::Fraction(p.f64("balance")?))
         .norm(norm)
         .init_pairs(p.f64("init_pairs")?)
@@ -82,37 +84,7 @@ impl Method for Rmkc {
     fn params(&self) -> Vec<ParamSpec> {
         PARAMS.to_vec()
     }
-    fn check(&self, p: &ParamSet) -> Result<()> {
-        params(p)?.check().map(|_| ())
-    }
-    fn run(&self, input: &Input<'_>, p: &ParamSet, seed: u64) -> Result<Outcome> {
-        if input.n_clusters != 2 {
-            return Err(Error::param(
-                "clusters",
-                input.n_clusters,
-                "RMKC finds two clusters (the paper runs pairs of classes)",
-            ));
-        }
-        let refs: Vec<_> = input.kernels.iter().map(|k| k.as_ref()).collect();
-        let fit = params(p)?.check()?.fit(&refs, seed)?;
-        let s = &fit.stats;
-        Ok(Outcome {
-            labels: fit.clusters(),
-            weights: Some(fit.theta.clone()),
-            objective: fit.history.clone(),
-            iterations: fit.n_iter,
-            diagnostics: vec![
-                ("converged".to_string(), f64::from(u8::from(fit.converged))),
-                ("init_solves".to_string(), s.init_solves as f64),
-                ("theta_solves".to_string(), s.theta_solves as f64),
-                ("label_solves".to_string(), s.label_solves as f64),
-                ("init_seconds".to_string(), s.init_seconds),
-                ("theta_seconds".to_string(), s.theta_seconds),
-                ("label_seconds".to_string(), s.label_seconds),
-            ],
-            seconds: 0.0,
-            converged: fit.converged,
-            phases: Vec::new(),
-        })
+    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
+        Ok(Box::new(params(p)?))
     }
 }

@@ -45,3 +45,21 @@ pub fn noisy_labels(n: usize, flips: &[usize]) -> Vec<f64> {
     }
     y
 }
+
+/// Cluster indices of ±1 labels (−1 → 0, +1 → 1), as the method API reports them.
+pub fn clusters(y: &[f64]) -> Vec<usize> {
+    y.iter().map(|&t| usize::from(t > 0.0)).collect()
+}
+
+/// ±1 labels of cluster indices (1 → +1, 0 → −1).
+pub fn signs(labels: &[usize]) -> Vec<f64> {
+    labels
+        .iter()
+        .map(|&l| if l == 1 { 1.0 } else { -1.0 })
+        .collect()
+}
+
+/// Σ y_i of cluster indices (the quantity the balance bound ℓ limits).
+pub fn balance(labels: &[usize]) -> f64 {
+    signs(labels).iter().sum()
+}
