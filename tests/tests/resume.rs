@@ -150,3 +150,40 @@ fn records_of_other_seeds_or_parameters_are_not_reused() {
     assert_eq!(lines(&rec).len(), 2 * n + n / 3 * 4 + 3);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The config without the RMKC table (kernel k-means only).
+fn kkm_only() -> String {
+    CONFIG[..CONFIG.find("[tables.u]").unwrap()].to_string()
+}
+
+#[test]
+fn records_written_before_converged_and_phases_existed_still_resume() {
+    let dir = common::temp_dir("resume-old-format");
+    let (new, old) = (dir.join("new.jsonl"), dir.join("old.jsonl"));
+    let config = kkm_only();
+    let fresh = run(&config, &new, None, false);
+    let written = lines(&new);
+    let first: serde_json::Value = serde_json::from_str(&written[0]).unwrap();
+    assert!(
+        first["converged"].is_boolean() && first["phases"].is_array(),
+        "{first}"
+    );
+    // The same records as an older mkc wrote them: without the two fields.
+    let text: String = written
+        .iter()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let o = v.as_object_mut().unwrap();
+            assert!(o.remove("converged").is_some() && o.remove("phases").is_some());
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(&old, text).unwrap();
+    let index = RecordIndex::read(&old).unwrap();
+    assert_eq!(index.jobs(), 9 + 9);
+    // Everything is taken from the old records: nothing runs, nothing is appended.
+    let again = run(&config, &old, Some(&index), false);
+    assert_eq!(lines(&old).len(), written.len());
+    assert_eq!(md(&again), md(&fresh));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -134,7 +134,7 @@ impl ParamSpec {
 }
 
 /// A complete assignment of a method's parameters (defaults filled in), sorted by name.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ParamSet(pub BTreeMap<String, ParamValue>);
 

@@ -16,9 +16,9 @@
 //! such changes.
 
 use crate::metric::Scores;
-use crate::record::MKC_VERSION;
+use crate::params::ParamSet;
+use crate::record::{RunRecord, MKC_VERSION};
 use mkc_core::{Error, Result};
-use serde::Deserialize;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -40,21 +40,6 @@ struct RecordedRun {
     outcome: std::result::Result<Scores, String>,
 }
 
-#[derive(Deserialize)]
-struct RawRecord {
-    profile: String,
-    dataset: String,
-    method: String,
-    params: serde_json::Value,
-    kernel: Option<(usize, String)>,
-    base_seed: u64,
-    restart: usize,
-    seed: u64,
-    metrics: Option<Scores>,
-    error: Option<String>,
-    mkc_version: String,
-}
-
 /// Recorded runs by job identity (see the module docs). Later records of the same run
 /// replace earlier ones.
 #[derive(Debug, Default)]
@@ -64,9 +49,9 @@ pub struct RecordIndex {
     pub lines: usize,
 }
 
-fn canonical(v: &serde_json::Value) -> String {
-    // serde_json's map is ordered by key, so the text is canonical.
-    v.to_string()
+/// The parameters as canonical JSON text (a `ParamSet` is ordered by name).
+fn canonical(params: &ParamSet) -> Option<String> {
+    serde_json::to_string(params).ok()
 }
 
 impl RecordIndex {
@@ -81,17 +66,20 @@ impl RecordIndex {
         let mut idx = Self::default();
         for line in text.lines() {
             idx.lines += 1;
-            let Ok(r) = serde_json::from_str::<RawRecord>(line) else {
+            let Ok(r) = serde_json::from_str::<RunRecord>(line) else {
                 continue;
             };
             if r.mkc_version != MKC_VERSION {
                 continue;
             }
+            let Some(params) = canonical(&r.params) else {
+                continue;
+            };
             let key = JobKey {
                 profile: r.profile,
                 dataset: r.dataset,
                 method: r.method,
-                params: canonical(&r.params),
+                params,
                 kernel: r.kernel.map(|k| k.0),
             };
             let outcome = match (r.metrics, r.error) {
@@ -117,16 +105,15 @@ impl RecordIndex {
         profile: &str,
         dataset: &str,
         method: &str,
-        params: &crate::params::ParamSet,
+        params: &ParamSet,
         kernel: Option<usize>,
         seeds: &[(u64, usize, u64)],
     ) -> Option<Vec<std::result::Result<Scores, String>>> {
-        let params = serde_json::to_value(params).ok()?;
         let key = JobKey {
             profile: profile.to_string(),
             dataset: dataset.to_string(),
             method: method.to_string(),
-            params: canonical(&params),
+            params: canonical(params)?,
             kernel,
         };
         let runs = self.runs.get(&key)?;
