@@ -117,6 +117,18 @@ impl IterSvrParams {
 
 /// Checked iterSVR hyperparameters: fit through [`mkc_core::Clusterer`], or from given
 /// labels with [`IterSvr::fit_from`].
+///
+/// [`mkc_core::Clusterer::fit`] runs iterSVR on the set's kernel (or the equal-weight
+/// mean of its kernels), two clusters, from kernel k-means labels (k-means++ seeding
+/// with the seed). The result: labels 0/1 (cluster 1 is y = +1), no kernel weights, the
+/// objective trace of the SVR's dual objective value (maximisation form, one per
+/// iteration; a record of the alternation, which Zhang et al. do not prove monotone),
+/// the iterations (SVR fits), whether the labels settled before `max_iter`, timings by
+/// phase and [`IterSvrDiagnostics`].
+///
+/// Errors: `n_clusters ≠ 2` ([`Error::InvalidParam`] `n_clusters`), a set without
+/// kernels ([`Error::InvalidInput`]), a balance bound that forces an empty cluster
+/// ([`Error::InvalidParam`] `balance`), a one-cluster k-means start.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IterSvr {
     balance: f64,
@@ -370,19 +382,7 @@ impl Clusterer for IterSvr {
     fn validate_params(&self) -> Result<()> {
         Ok(())
     }
-    /// iterSVR on the set's kernel (or the equal-weight mean of its kernels), two
-    /// clusters, from kernel k-means labels (k-means++ seeding with `seed`).
-    ///
-    /// The result: labels 0/1 (cluster 1 is y = +1), no kernel weights, the objective
-    /// trace of the SVR's dual objective value (maximisation form, one per iteration; a
-    /// record of the alternation, which Zhang et al. do not prove monotone), the
-    /// iterations (SVR fits), whether the labels settled before `max_iter`, timings by
-    /// phase and [`IterSvrDiagnostics`].
-    ///
-    /// # Errors
-    /// `n_clusters ≠ 2` ([`Error::InvalidParam`] `n_clusters`), a set without kernels
-    /// ([`Error::InvalidInput`]), a balance bound that forces an empty cluster
-    /// ([`Error::InvalidParam`] `balance`), or a one-cluster k-means start.
+    /// See [`IterSvr`]: the kernel k-means start, then the alternation.
     fn fit(
         &self,
         data: &KernelSet<'_>,

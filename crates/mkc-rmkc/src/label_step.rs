@@ -49,14 +49,18 @@ pub fn phase_length(l: usize, ell: f64, y: &[f64], sign: f64) -> usize {
 /// candidate lowered J strictly below `j0`; and the number of candidates evaluated.
 type PhaseBest = (Option<(Variance, Evaluation, usize)>, usize);
 
+/// What the two phases share: the parameters, the basis kernels, K̃(θ) and θ.
+struct Shared<'s, 'a> {
+    rmkc: &'s Rmkc,
+    kernels: &'s [MatRef<'a, f64>],
+    k_tilde: &'s CheckedKernel<'a>,
+    theta: &'s [f64],
+}
+
 /// One phase of Algorithm 2: up to `len` flips out of the cluster `sign`, each chosen
 /// by eq. (13) and re-solved warm from the previous candidate (eq. 14).
-#[allow(clippy::too_many_arguments)]
 fn phase(
-    rmkc: &Rmkc,
-    kernels: &[MatRef<'_, f64>],
-    k_tilde: &CheckedKernel<'_>,
-    theta: &[f64],
+    sh: &Shared<'_, '_>,
     sign: f64,
     len: usize,
     var0: &Variance,
@@ -83,8 +87,8 @@ fn phase(
         }
         let Some((i, _)) = pick else { break };
         prev_y.copy_from_slice(var.labels());
-        var.flip(kernels, i)?;
-        ev = evaluate_from(&rmkc.svc, k_tilde, &var, theta, &ev, &prev_y)?;
+        var.flip(sh.kernels, i)?;
+        ev = evaluate_from(&sh.rmkc.svc, sh.k_tilde, &var, sh.theta, &ev, &prev_y)?;
         n_candidates += 1;
         if ev.j < best_j {
             best_j = ev.j;
@@ -110,9 +114,15 @@ pub fn label_step(
     let y0 = var0.labels();
     let len1 = phase_length(rmkc.l, ell, y0, 1.0);
     let len2 = phase_length(rmkc.l, ell, y0, -1.0);
+    let sh = Shared {
+        rmkc,
+        kernels,
+        k_tilde,
+        theta,
+    };
     let (p1, p2) = rayon::join(
-        || phase(rmkc, kernels, k_tilde, theta, 1.0, len1, &var0, &ev0),
-        || phase(rmkc, kernels, k_tilde, theta, -1.0, len2, &var0, &ev0),
+        || phase(&sh, 1.0, len1, &var0, &ev0),
+        || phase(&sh, -1.0, len2, &var0, &ev0),
     );
     let ((b1, c1), (b2, c2)) = (p1?, p2?);
     let n_candidates = c1 + c2;

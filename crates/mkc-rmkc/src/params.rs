@@ -157,6 +157,18 @@ impl RmkcParams {
 
 /// Checked RMKC hyperparameters: fit through [`mkc_core::Clusterer`], or from a given
 /// start with [`Rmkc::fit_from`].
+///
+/// [`mkc_core::Clusterer::fit`] runs RMKC on every kernel of the set (a multiple kernel
+/// method; features are not used), two clusters: from θ⁽⁰⁾ uniform (θ_v = V^(−1/p)) and
+/// the initial labels of [`crate::init`] drawn with the seed, Algorithm 1 until the
+/// stopping rule ([`mod@crate::rmkc`]). The result: labels 0/1 (cluster 1 is y = +1), θ on
+/// [`Norm::constraint`], the objective trace J(θ, y) of eq. (11) — minimised,
+/// non-increasing — after the initialisation and after every θ step and every y step,
+/// the outer iterations, timings by phase and [`crate::RmkcDiagnostics`].
+///
+/// Errors: `n_clusters ≠ 2` ([`Error::InvalidParam`] `n_clusters`), a set without
+/// kernels ([`Error::InvalidInput`]), a balance bound that no labelling of N points meets
+/// ([`Error::InvalidParam`] `balance`), a zero variance E(θ, y) ([`Error::Numerical`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rmkc {
     pub(crate) c: f64,

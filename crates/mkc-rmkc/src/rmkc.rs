@@ -193,20 +193,7 @@ impl Clusterer for Rmkc {
     fn validate_params(&self) -> Result<()> {
         Ok(())
     }
-    /// RMKC on every kernel of the set (a multiple kernel method; features are not
-    /// used), two clusters: from θ⁽⁰⁾ uniform (θ_v = V^(−1/p)) and the initial labels of
-    /// [`crate::init`] drawn with `seed`, Algorithm 1 until the stopping rule.
-    ///
-    /// The result: labels 0/1 (cluster 1 is y = +1), θ on [`crate::Norm::constraint`],
-    /// the objective trace J(θ, y) of eq. (11) — minimised, non-increasing — after the
-    /// initialisation and after every θ step and every y step, the outer iterations,
-    /// timings by phase and [`RmkcDiagnostics`].
-    ///
-    /// # Errors
-    /// `n_clusters ≠ 2` ([`Error::InvalidParam`] `n_clusters`), a set without kernels
-    /// ([`Error::InvalidInput`]), a balance bound that no labelling of N points meets
-    /// ([`Error::InvalidParam`] `balance`), and a zero variance E(θ, y)
-    /// ([`Error::Numerical`]).
+    /// See [`Rmkc`]: θ⁽⁰⁾ uniform, the seeded pair splits, then Algorithm 1.
     fn fit(
         &self,
         data: &KernelSet<'_>,

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{balance, blobs, clusters, gaussians, noisy_labels};
+use common::{assert_rejected, balance, blobs, clusters, gaussians, noisy_labels};
 use faer::{Mat, MatRef};
 use mkc_core::{Clusterer, Error, KernelSet, ParamGuard, WeightConstraint};
 use mkc_rmkc::label_step::{label_step, phase_length};
@@ -164,18 +164,7 @@ fn every_bad_parameter_is_named() {
     ];
     let ks = kernels(10, 1.0, 1);
     let data = KernelSet::new(&ks).unwrap();
-    for (p, name) in cases {
-        // Rejected before any data is seen, and by fit with the same error.
-        for e in [
-            p.validate_params().unwrap_err(),
-            p.fit(&data, 2, 0).unwrap_err(),
-        ] {
-            assert!(
-                matches!(&e, Error::InvalidParam { name: got, .. } if got == name),
-                "expected InvalidParam {name}, got {e:?}"
-            );
-        }
-    }
+    assert_rejected(cases, &data);
     assert!(RmkcParams::default().validate_params().is_ok());
     assert_eq!(RmkcParams::default(), RmkcParams::new());
     assert_eq!(RmkcParams::new().check().unwrap().c(), 1.0);

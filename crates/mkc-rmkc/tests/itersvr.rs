@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{balance, blobs, clusters, gaussians, noisy_labels};
+use common::{assert_rejected, balance, blobs, clusters, gaussians, noisy_labels};
 use faer::Mat;
 use mkc_core::{Clusterer, DynClusterer, Error, KernelSet, ParamGuard};
 use mkc_rmkc::itersvr::relabel;
@@ -165,17 +165,7 @@ fn every_bad_parameter_is_named() {
         (IterSvrParams::new().balance(f64::INFINITY), "balance"),
         (IterSvrParams::new().max_iter(0), "max_iter"),
     ];
-    for (p, name) in cases {
-        for e in [
-            p.validate_params().unwrap_err(),
-            p.fit(&data, 2, 0).unwrap_err(),
-        ] {
-            assert!(
-                matches!(&e, Error::InvalidParam { name: got, .. } if got == name),
-                "expected InvalidParam {name}, got {e:?}"
-            );
-        }
-    }
+    assert_rejected(cases, &data);
     assert_eq!(IterSvrParams::default(), IterSvrParams::new());
 }
 

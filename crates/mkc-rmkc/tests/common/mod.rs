@@ -63,3 +63,22 @@ pub fn signs(labels: &[usize]) -> Vec<f64> {
 pub fn balance(labels: &[usize]) -> f64 {
     signs(labels).iter().sum()
 }
+
+/// Each `(params, name)` is rejected with `InvalidParam` naming `name`: before any data
+/// is seen (`validate_params`) and by `fit` on `data`, with the same error.
+pub fn assert_rejected<P: mkc_core::Clusterer>(
+    cases: Vec<(P, &str)>,
+    data: &mkc_core::KernelSet<'_>,
+) {
+    for (p, name) in cases {
+        for e in [
+            p.validate_params().unwrap_err(),
+            p.fit(data, 2, 0).unwrap_err(),
+        ] {
+            assert!(
+                matches!(&e, mkc_core::Error::InvalidParam { name: got, .. } if got == name),
+                "expected InvalidParam {name}, got {e:?}"
+            );
+        }
+    }
+}
