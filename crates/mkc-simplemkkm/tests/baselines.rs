@@ -244,3 +244,32 @@ fn mkkm_mir_objective_never_increases_and_lambda_zero_is_mkkm() {
         .fold((f64::MAX, f64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
     assert!((hi - lo) / hi < 1e-4, "{mg:?} {:?}", big.gamma);
 }
+
+#[test]
+fn results_do_not_depend_on_the_number_of_threads() {
+    // n > 256 so that the subspace residuals run in several row blocks
+    let (ks, _) = gaussian_views(300, 3, &[0.8, 2.5, 5.0]);
+    let data = KernelSet::new(&ks).unwrap();
+    let in_pool = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            methods()
+                .iter()
+                .map(|m| {
+                    let runs = m.fit_restarts_dyn(&data, 3, &[5, 6]);
+                    runs.into_iter()
+                        .map(|r| {
+                            let mut r = r.unwrap();
+                            r.diagnostics.retain(|(n, _)| !n.contains("seconds"));
+                            (r.labels, r.kernel_weights, r.objective, r.diagnostics)
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    assert_eq!(in_pool(1), in_pool(2));
+}
