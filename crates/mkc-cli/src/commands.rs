@@ -1,4 +1,4 @@
-//! `mkc score`, `mkc run`, `mkc datasets`, `mkc kernels`.
+//! `mkc score`, `mkc run`, `mkc datasets` (and `mkc datasets fetch`), `mkc kernels`.
 
 use crate::cluster::{find_recipe, load};
 use crate::labels;
@@ -100,26 +100,240 @@ pub fn run(a: RunArgs) -> Result<()> {
 
 #[derive(clap::Args)]
 pub struct DatasetsArgs {
+    #[command(subcommand)]
+    pub action: Option<DatasetsAction>,
     /// Data directory (default: $MKC_DATA_DIR, else ./data).
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub data_dir: Option<PathBuf>,
+}
+
+#[derive(clap::Subcommand)]
+pub enum DatasetsAction {
+    /// Download datasets into the data directory, each file checked against its
+    /// registered size and sha256 before it takes its name; resumes interrupted
+    /// downloads, retries with back-off, one line per file.
+    Fetch(FetchArgs),
+}
+
+/// The experiment configs whose datasets `--paper` fetches (compiled in, like the
+/// registry).
+const PAPERS: [(&str, &str); 5] = [
+    ("rmkc", include_str!("../../../configs/rmkc.toml")),
+    (
+        "simplemkkm",
+        include_str!("../../../configs/simplemkkm.toml"),
+    ),
+    ("lgmmc", include_str!("../../../configs/lgmmc.toml")),
+    ("gumkl", include_str!("../../../configs/gumkl.toml")),
+    ("scmk", include_str!("../../../configs/scmk.toml")),
+];
+
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("what").required(true).multiple(true).args(["names", "paper", "all"])))]
+pub struct FetchArgs {
+    /// Datasets by registry name (`mkc datasets` lists them).
+    pub names: Vec<String>,
+    /// Every dataset of a paper's tables.
+    #[arg(long, value_parser = ["rmkc", "simplemkkm", "lgmmc", "gumkl", "scmk"])]
+    pub paper: Vec<String>,
+    /// Every registered dataset.
+    #[arg(long, conflicts_with_all = ["names", "paper"])]
+    pub all: bool,
+    /// A folder laid out like the data directory (e.g. a shared copy) whose verified
+    /// files are copied instead of downloaded; may be repeated. The repository's own
+    /// data/ folder is always searched.
+    #[arg(long)]
+    pub from: Vec<PathBuf>,
+    /// Attempts per URL (1..=20).
+    #[arg(long, default_value_t = 4)]
+    pub attempts: u32,
 }
 
 pub fn datasets(a: DatasetsArgs) -> Result<()> {
     let source = RegistrySource::new(a.data_dir.as_deref())?;
+    match a.action {
+        Some(DatasetsAction::Fetch(f)) => fetch(f, &source),
+        None => list(&source),
+    }
+}
+
+/// Where the data directory came from, in words.
+fn dir_origin(dir: &mkc_data::DataDir) -> &'static str {
+    match dir.source {
+        mkc_data::DataDirSource::Cli => "--data-dir",
+        mkc_data::DataDirSource::Env => "$MKC_DATA_DIR",
+        mkc_data::DataDirSource::Default => "the default ./data",
+    }
+}
+
+/// The missing files of `name` that can be fetched (not manual), and whether any
+/// missing file has no public download.
+fn missing_files(
+    source: &RegistrySource,
+    name: &str,
+) -> Result<(Vec<mkc_data::registry::Download>, bool)> {
+    let (mut fetchable, mut manual) = (Vec::new(), false);
+    for f in source.registry.status(name, &source.dir)?.missing() {
+        let d = source.registry.download(&f.rel)?;
+        if d.is_fetchable() {
+            fetchable.push(d);
+        } else {
+            manual = true;
+        }
+    }
+    Ok((fetchable, manual))
+}
+
+fn list(source: &RegistrySource) -> Result<()> {
+    use mkc_data::fetch::human_bytes;
+    use std::fmt::Write as _;
+    let mut out = String::new();
     let rows = source.registry.summaries(&source.dir)?;
-    println!("data directory: {}", source.dir.root.display());
+    let _ = writeln!(
+        out,
+        "data directory: {} (from {})",
+        source.dir.root.display(),
+        dir_origin(&source.dir)
+    );
     let w = rows.iter().map(|r| r.name.len()).max().unwrap_or(4).max(4);
-    println!(
-        "{:<w$}  {:>6}  {:>6}  {:>7}  {:<7}  description",
+    let _ = writeln!(
+        out,
+        "{:<w$}  {:>6}  {:>6}  {:>7}  {:<14}  description",
         "name", "n", "d", "classes", "files"
     );
-    for r in rows {
-        let files = if r.present { "present" } else { "missing" };
-        println!(
-            "{:<w$}  {:>6}  {:>6}  {:>7}  {:<7}  {}",
+    let mut to_fetch: Vec<mkc_data::registry::Download> = Vec::new();
+    let (mut present, mut manual_sets) = (0, 0);
+    for r in &rows {
+        let (fetchable, manual) = missing_files(source, &r.name)?;
+        let size: u64 = fetchable.iter().filter_map(|d| d.size).sum();
+        let files = if r.present {
+            present += 1;
+            "present".to_string()
+        } else if manual {
+            manual_sets += 1;
+            "manual".to_string()
+        } else {
+            format!("fetch {}", human_bytes(size))
+        };
+        for d in fetchable {
+            if !to_fetch.iter().any(|x| x.rel == d.rel) {
+                to_fetch.push(d);
+            }
+        }
+        let _ = writeln!(
+            out,
+            "{:<w$}  {:>6}  {:>6}  {:>7}  {:<14}  {}",
             r.name, r.n, r.d, r.n_classes, files, r.description
         );
+    }
+    let total: u64 = to_fetch.iter().filter_map(|d| d.size).sum();
+    let _ = writeln!(
+        out,
+        "\n{present} of {} datasets present. `mkc datasets fetch NAME…` (or --paper P, --all) gets \
+         the {} missing files that can be fetched ({}).",
+        rows.len(),
+        to_fetch.len(),
+        human_bytes(total)
+    );
+    if manual_sets > 0 {
+        let _ = writeln!(
+            out,
+            "{manual_sets} datasets (\"manual\") have a file without a public download: \
+             `mkc datasets fetch NAME` says what it is and where it goes."
+        );
+    }
+    // `mkc datasets | head` closes the pipe early: not an error
+    use std::io::Write as _;
+    match std::io::stdout().lock().write_all(out.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Error::io("standard output", e))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Registry names of the datasets of a paper's config.
+fn paper_datasets(paper: &str) -> Result<Vec<String>> {
+    let (name, text) = PAPERS.iter().find(|(n, _)| *n == paper).ok_or_else(|| {
+        Error::param(
+            "paper",
+            paper,
+            "one of rmkc, simplemkkm, lgmmc, gumkl, scmk",
+        )
+    })?;
+    let cfg = mkc_experiments::config::parse_config(&format!("configs/{name}.toml"), text)?;
+    Ok(cfg
+        .datasets
+        .iter()
+        .map(|(key, d)| d.source.clone().unwrap_or_else(|| key.clone()))
+        .collect())
+}
+
+fn fetch(a: FetchArgs, source: &RegistrySource) -> Result<()> {
+    use mkc_data::fetch::{human_bytes, FetchOptions, Outcome, TermProgress};
+    let mut names: Vec<String> = if a.all {
+        source
+            .registry
+            .names()
+            .into_iter()
+            .map(String::from)
+            .collect()
+    } else {
+        a.names.clone()
+    };
+    for p in &a.paper {
+        names.extend(paper_datasets(p)?);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    names.retain(|n| seen.insert(n.clone()));
+    let mut local_copies = a.from.clone();
+    // the checkout this binary was built from holds the committed files
+    let repo_data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    if let Ok(dir) = repo_data.canonicalize() {
+        local_copies.push(dir);
+    }
+    let opts = FetchOptions {
+        attempts: a.attempts,
+        local_copies,
+        ..FetchOptions::default()
+    };
+    println!(
+        "fetching {} datasets into {} (from {})",
+        names.len(),
+        source.dir.root.display(),
+        dir_origin(&source.dir)
+    );
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let reports = mkc_data::fetch::fetch(
+        &source.registry,
+        &refs,
+        &source.dir,
+        &opts,
+        &TermProgress::new(),
+    )?;
+    let count =
+        |f: &dyn Fn(&mkc_data::fetch::FileReport) -> bool| reports.iter().filter(|r| f(r)).count();
+    let fetched_bytes: u64 = reports
+        .iter()
+        .filter(|r| matches!(r.result, Ok(Outcome::Fetched { .. })))
+        .filter_map(|r| r.download.size)
+        .sum();
+    let failed = count(&|r| !r.is_ok() && !r.is_manual());
+    println!(
+        "{} files: {} fetched ({}), {} copied, {} already present, {} without a public download, {} failed",
+        reports.len(),
+        count(&|r| matches!(r.result, Ok(Outcome::Fetched { .. }))),
+        human_bytes(fetched_bytes),
+        count(&|r| matches!(r.result, Ok(Outcome::Copied { .. }))),
+        count(&|r| matches!(r.result, Ok(Outcome::Present))),
+        count(&|r| r.is_manual()),
+        failed
+    );
+    if failed > 0 {
+        return Err(Error::input(
+            "mkc datasets fetch",
+            format!("{failed} file(s) failed (see above); run the command again to resume"),
+        ));
     }
     Ok(())
 }

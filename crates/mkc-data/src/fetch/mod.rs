@@ -45,7 +45,7 @@ pub use progress::TermProgress;
 pub use run::fetch_file;
 
 use crate::datadir::DataDir;
-use crate::registry::{Download, Registry};
+use crate::registry::{Download, DownloadSource, Registry};
 use mkc_core::{Error, Result};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -189,7 +189,12 @@ impl FileReport {
                 }
                 s + ")"
             }
-            Err(e) if self.is_manual() => format!("manual   {rel}: {e}"),
+            Err(_) if self.is_manual() => match &self.download.source {
+                DownloadSource::Manual { how } => {
+                    format!("manual   {rel}: no public download: {how}")
+                }
+                _ => format!("manual   {rel}"),
+            },
             Err(e) => format!("failed   {rel}: {e}"),
         }
     }
