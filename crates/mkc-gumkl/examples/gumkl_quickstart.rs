@@ -7,6 +7,9 @@
 //!
 //! The data directory is `--data-dir`, else `$MKC_DATA_DIR`, else `./data` (Multiple
 //! Features is committed there, so this runs from the repository root of a fresh clone).
+//! Expect GUMKL to take well under a second and MVKKM about half a minute: its start, exact
+//! global kernel k-means, runs kernel k-means from each of the 800 points for every cluster
+//! added (`MvkkmInit::FastGlobalKernelKMeans` runs one).
 
 mod common;
 
