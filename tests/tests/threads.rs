@@ -64,6 +64,7 @@ fn records_without_time(path: &std::path::Path) -> Vec<serde_json::Value> {
             let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
             v["wall_time_s"] = serde_json::Value::Null;
             v["metrics"]["time"] = serde_json::Value::Null;
+            v["phases"] = serde_json::Value::Null;
             // timing diagnostics (e.g. seconds per eigensolve) differ from run to run
             if let Some(d) = v["diagnostics"].as_array_mut() {
                 d.retain(|e| !e[0].as_str().is_some_and(|n| n.contains("seconds")));
