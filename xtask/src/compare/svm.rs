@@ -16,12 +16,11 @@
 //! gradient in O(n) from the previous decision values); they end in `ratio=<warm/cold>`
 //! (the goal: ≤ 0.2).
 
-use crate::python::venv_python;
+use crate::python::{run_script, venv_python};
 use faer::Mat;
 use mkc_core::ParamGuard;
 use mkc_svm::{CSvcParams, CheckedKernel, SvcModel};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 const SIZES: [usize; 3] = [1000, 2000, 4000];
@@ -50,6 +49,7 @@ fn read_f64(path: &Path) -> BoxResult<Vec<f64>> {
 /// `/proc/thread-self/schedstat`, used before, advanced in 4 ms scheduler ticks here,
 /// and a best-of over tick-rounded readings favoured the shorter side).
 #[cfg(unix)]
+#[allow(unsafe_code)]
 fn thread_cpu_ms() -> Option<f64> {
     let mut ts = libc::timespec {
         tv_sec: 0,
@@ -93,23 +93,12 @@ struct Theirs {
 
 fn run_libsvm(dir: &Path, cases: &[String]) -> Result<Vec<Theirs>, String> {
     let py = venv_python(&["numpy", "scikit-learn"])?;
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("py")
-        .join("compare_svm.py");
-    let out = Command::new(&py)
-        .arg(&script)
-        .arg(dir)
-        .arg(THEIRS_REPEATS.to_string())
-        .args(cases)
-        .output()
-        .map_err(|e| format!("running {}: {e}", script.display()))?;
-    if !out.status.success() {
-        return Err(format!(
-            "compare_svm.py failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
+    let mut args = vec![
+        dir.as_os_str().to_owned(),
+        THEIRS_REPEATS.to_string().into(),
+    ];
+    args.extend(cases.iter().map(Into::into));
+    let text = run_script(&py, "compare_svm.py", args)?;
     let mut res = Vec::new();
     for line in text.lines().filter(|l| l.starts_with("case ")) {
         let field = |key: &str| -> Result<&str, String> {
