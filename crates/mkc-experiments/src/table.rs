@@ -166,9 +166,10 @@ fn render_table(
                 }
             }
             Err(Unavailable::Missing(f)) => problems.push(format!(
-                "{}: data missing (`{}` is not in the data directory; `mkc datasets` shows what is present)",
+                "{}: data missing (`{}` is not in the data directory; `mkc datasets fetch {}` gets it or says where it goes)",
                 row_label(report, &row.key),
-                shown(f)
+                shown(f),
+                report.plan.datasets.get(&row.key).and_then(|d| d.source.clone()).unwrap_or_else(|| row.key.clone())
             )),
             Err(Unavailable::Failed(e)) => problems.push(format!("¹ {}: {e}", row_label(report, &row.key))),
         }
