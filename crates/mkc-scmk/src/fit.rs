@@ -1,9 +1,13 @@
-//! What SCSK and SCMK return.
+//! What SCSK and SCMK return: the contract's typed diagnostics ([`TwinDiagnostics`]) and
+//! the engines' full result ([`TwinFit`], with Z, P and per-iteration traces).
 
 use faer::Mat;
+use mkc_core::Diagnostics;
 
-/// The result of [`Scsk::fit`](crate::Scsk::fit) or [`Scmk::fit`](crate::Scmk::fit).
+/// The full result of the engines [`Scsk::fit_kernel`](crate::Scsk::fit_kernel) and
+/// [`Scmk::fit_kernels`](crate::Scmk::fit_kernels).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct TwinFit {
     /// Cluster of every sample, in `0..c` (k-means on the rows of `p`).
     pub labels: Vec<usize>,
@@ -13,14 +17,15 @@ pub struct TwinFit {
     /// used in the last Z step (the authors' order: P is computed at the start of an
     /// iteration and the final k-means runs on it).
     pub p: Mat<f64>,
-    /// Final kernel weights (Σ √w_i = 1 after the first SCMK iteration; `[1.0]` for SCSK).
+    /// Final kernel weights (Σ √w_i = 1, eq. (22), for SCMK; `[1.0]` for SCSK).
     pub weights: Vec<f64>,
-    /// Diagnostics.
+    /// Per-iteration traces.
     pub info: TwinInfo,
 }
 
-/// Diagnostics of an SCSK / SCMK run.
+/// Per-iteration traces of an SCSK / SCMK run.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct TwinInfo {
     /// Iterations performed.
     pub iterations: usize,
@@ -54,4 +59,67 @@ pub struct TwinInfo {
     pub eigenvalues: Vec<f64>,
     /// Inertia of the winning k-means replicate on P.
     pub kmeans_inertia: f64,
+}
+
+/// The diagnostics of an SCSK or SCMK fit through the method API (summaries of
+/// [`TwinInfo`]; the engines return the traces themselves).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct TwinDiagnostics {
+    /// Largest KKT violation of the column QPs (11) over all iterations.
+    pub max_kkt_violation: f64,
+    /// Non-zeros of the final Z.
+    pub z_nnz: usize,
+    /// APG iterations of the Z steps, summed over the iterations.
+    pub apg_iterations: usize,
+    /// SMO pair updates of the Z steps, summed over the iterations.
+    pub smo_pair_updates: usize,
+    /// Whether every column QP met `qp_tol` in every iteration.
+    pub qp_converged: bool,
+    /// ‖Z − Z_old‖_F/‖Z_old‖_F of the last iteration (the stopping rule's quantity).
+    pub rel_change: f64,
+    /// Reconstruction costs h (eq. (20)) of the final Z, one per kernel.
+    pub costs: Vec<f64>,
+    /// Inertia of the winning k-means replicate on P.
+    pub kmeans_inertia: f64,
+}
+
+impl TwinDiagnostics {
+    /// The summary of `info`.
+    pub(crate) fn of(info: &TwinInfo) -> Self {
+        Self {
+            max_kkt_violation: info
+                .max_kkt_violation
+                .iter()
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max),
+            z_nnz: info.z_nnz.last().copied().unwrap_or(0),
+            apg_iterations: info.apg_iterations.iter().sum(),
+            smo_pair_updates: info.qp_pair_updates.iter().sum(),
+            qp_converged: info.qp_converged.iter().all(|&c| c),
+            rel_change: info.rel_change.last().copied().unwrap_or(f64::INFINITY),
+            costs: info.costs.clone(),
+            kmeans_inertia: info.kmeans_inertia,
+        }
+    }
+}
+
+impl Diagnostics for TwinDiagnostics {
+    /// `max_kkt_violation`, `z_nnz`, `apg_iterations`, `smo_pair_updates` (the names of
+    /// the experiments' run records), `qp_converged` (0/1), `rel_change`,
+    /// `kmeans_inertia`.
+    fn entries(&self) -> Vec<(String, f64)> {
+        vec![
+            ("max_kkt_violation".into(), self.max_kkt_violation),
+            ("z_nnz".into(), self.z_nnz as f64),
+            ("apg_iterations".into(), self.apg_iterations as f64),
+            ("smo_pair_updates".into(), self.smo_pair_updates as f64),
+            (
+                "qp_converged".into(),
+                f64::from(u8::from(self.qp_converged)),
+            ),
+            ("rel_change".into(), self.rel_change),
+            ("kmeans_inertia".into(), self.kmeans_inertia),
+        ]
+    }
 }

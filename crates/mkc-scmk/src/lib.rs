@@ -1,6 +1,7 @@
-//! SCSK and SCMK (Kang, Peng & Cheng, "Twin learning for similarity and clustering: a
-//! unified kernel approach", AAAI 2017): learn a similarity Z (each column on the capped
-//! simplex, eq. (1)), a cluster indicator P and, for SCMK, kernel weights w jointly.
+//! SCSK and SCMK (Kang, Peng, Cheng & Xu, "Twin learning for similarity and clustering:
+//! a unified kernel approach", AAAI 2017): learn a similarity Z (each column on the
+//! capped simplex, eq. (1)), a cluster indicator P and, for SCMK, kernel weights w
+//! jointly.
 //!
 //! - [`ScskParams`] → [`Scsk`]: problem (7), Algorithm 1, one kernel.
 //! - [`ScmkParams`] → [`Scmk`]: problem (18), Algorithm 2, K_w = Σ w_i K^i (17) with
@@ -8,15 +9,35 @@
 //! - Building blocks: [`solve_z`] (the column QPs (11) of one Z step by SMO),
 //!   [`solve_z_apg`] (the same by the accelerated projected gradient),
 //!   [`reconstruction_costs`] (eq. (20)), [`optimal_weights`] (eq. (22)),
-//!   [`objective`] (eqs. (7)/(18)).
+//!   [`objective()`] (eqs. (7)/(18)).
 //!
-//! Faithful to the authors' code (see `papers/README.md`): Z starts at the identity, the
-//! Laplacian is that of (Z + Zᵀ)/2, P = the c eigenvectors of its smallest eigenvalues
-//! (mkc-linalg's bottom-k solver, warm-started across iterations), every column of Z
-//! solves (11), stop after ≥ 10 iterations when ‖Z − Z_old‖_F/‖Z_old‖_F < 1e-3 (≤ 500;
-//! SCSK: 5 / 1e-3 / 200), labels by k-means on P with 100 seeded replicates. Kernels are
-//! used as given: the paper's 12 kernels and their rescaling (divide by the largest entry,
-//! or unit diagonal) come from `mkc_kernels::{KernelSpec::scmk_twelve, build}`.
+//! # Through the method API
+//! Both are [`mkc_core::Clusterer`]s ("scsk", "scmk"): `fit(&KernelSet, c, seed)` returns
+//! a [`mkc_core::Clustering`] with labels in `0..c`, the objective trace of eq. (7) /
+//! (18) (minimised; one value per iteration), the iterations, `converged` (the stopping
+//! rule below fired before `max_iter`), timings by phase ("init": the APG step sizes,
+//! "eigensolve": K_w and the P step, "z": the Z step, "weights" (SCMK) or "objective"
+//! (SCSK): h, w and J, "kmeans") and [`TwinDiagnostics`]. SCMK uses every kernel of the
+//! set and returns its weights on
+//! [`WeightConstraint::SqrtSimplex`](mkc_core::WeightConstraint::SqrtSimplex)
+//! (Σ √w_i = 1, eq. 22); SCSK uses the set's kernel, or the equal-weight mean of several
+//! ([`mkc_core::KernelSet::one_kernel`]), and learns no weights. The alternating loop is
+//! deterministic (its eigensolver seed is part of the parameters,
+//! [`ScmkParams::eigen`]); the fit's seed drives only the final k-means on P, so
+//! `fit_restarts` runs the loop once and k-means once per seed. The engines
+//! [`Scmk::fit_kernels`] and [`Scsk::fit_kernel`] return the learned Z and P as well
+//! ([`TwinFit`]).
+//!
+//! # Choices the paper leaves open
+//! Faithful to the authors' code: Z starts at the identity, the Laplacian is that of
+//! (Z + Zᵀ)/2, P = the c eigenvectors of its smallest eigenvalues (mkc-linalg's
+//! bottom-k solver, warm-started across iterations), every column of Z solves (11), stop
+//! after ≥ 10 iterations when ‖Z − Z_old‖_F/‖Z_old‖_F < 1e-3 (≤ 500; SCSK: 5 / 1e-3 /
+//! 200), labels by k-means on P with 100 seeded replicates. α and β have no paper
+//! default: α = 1 and β = 1e-5 are points of the paper's grid (`params` module docs).
+//! Kernels are used as given: the paper's 12 kernels and their rescaling (divide by the
+//! largest entry, or unit diagonal) come from
+//! `mkc_kernels::{KernelSpec::scmk_twelve, build}`.
 //!
 //! # The Z step ([`ZSolver`])
 //! All n column QPs share the Hessian 2(αI + K). The default [`ZSolver::Auto`] solves them
@@ -38,7 +59,7 @@
 //! step no longer decreases f): tolerances below that need SMO.
 //!
 //! Speed (AR, n = 840, c = 120, 12 kernels divided by their max, rows L2-normalised;
-//! `cargo run --release -p mkc-scmk --example ar_iteration -- <AR.mat> <α> 1e-5 3`, two
+//! `cargo run --release -p mkc-scmk --example ar_iteration -- ar-uni <α> 1e-5 3`, two
 //! idle cores), seconds per SCMK iteration (eigensolve + Z step + h/w/J, the sum of the
 //! phases the example prints), `Auto`, `qp_tol` 1e-6, session 3:
 //!
@@ -62,28 +83,33 @@
 //!
 //! ```
 //! use faer::Mat;
-//! use mkc_core::ParamGuard;
-//! use mkc_scmk::{ScmkParams, ScskParams};
+//! use mkc_scmk::prelude::*;
 //!
 //! // Two groups of 4 points on a line, two Gaussian kernels.
 //! let x: Vec<f64> = vec![0.0, 0.1, 0.2, 0.3, 5.0, 5.1, 5.2, 5.3];
 //! let gauss = |s: f64| Mat::from_fn(8, 8, |i, j| (-(x[i] - x[j]).powi(2) / s).exp());
-//! let (k1, k2) = (gauss(1.0), gauss(4.0));
+//! let kernels = vec![gauss(1.0), gauss(4.0)];
+//! let data = KernelSet::new(&kernels)?;
 //!
 //! // SCMK, problem (18): α = 0.1, β = 1e-3.
-//! let fit = ScmkParams::new(2, 0.1, 1e-3).seed(7).check()?.fit(&[k1.as_ref(), k2.as_ref()])?;
+//! let fit = ScmkParams::new().alpha(0.1).beta(1e-3).fit(&data, 2, 7)?;
 //! assert_eq!(fit.labels[0], fit.labels[3]);
 //! assert_ne!(fit.labels[0], fit.labels[4]);
 //! // eq. (22) keeps Σ √w_i = 1, and the objective (18) never increases
-//! assert!((fit.weights.iter().map(|w| w.sqrt()).sum::<f64>() - 1.0).abs() < 1e-12);
-//! let j = &fit.info.objective;
+//! let w = fit.kernel_weights.as_ref().unwrap();
+//! assert!(w.violation() < 1e-12);
+//! let j = &fit.objective;
 //! assert!(j.windows(2).skip(1).all(|p| p[1] <= p[0] + 1e-9 * p[0].abs()));
 //!
 //! // SCSK, problem (7), on one kernel.
-//! let one = ScskParams::new(2, 0.1, 1e-3).check()?.fit(k1.as_ref())?;
-//! assert_eq!(one.labels[4], one.labels[7]);
+//! let one = KernelSet::new(&kernels[..1])?;
+//! let fit = ScskParams::new().alpha(0.1).beta(1e-3).fit(&one, 2, 7)?;
+//! assert_eq!(fit.labels[4], fit.labels[7]);
+//! assert!(fit.kernel_weights.is_none());
 //! # Ok::<(), mkc_core::Error>(())
 //! ```
+
+#![forbid(unsafe_code)]
 
 mod alternate;
 mod apg;
@@ -95,13 +121,21 @@ mod params;
 mod scmk;
 mod scsk;
 mod support;
+mod twin;
 mod weights;
+mod z_solvers;
 mod z_step;
 
-pub use fit::{TwinFit, TwinInfo};
+pub use fit::{TwinDiagnostics, TwinFit, TwinInfo};
 pub use objective::{objective, Objective};
-pub use params::{ScmkParams, ScskParams};
+pub use params::{ScmkParams, ScskParams, DEFAULT_ALPHA, DEFAULT_BETA};
 pub use scmk::Scmk;
 pub use scsk::Scsk;
 pub use weights::{optimal_weights, reconstruction_costs, weight_objective};
 pub use z_step::{solve_z, solve_z_apg, ZSolver, ZStep};
+
+/// The method API and this crate's parameters: `use mkc_scmk::prelude::*;`.
+pub mod prelude {
+    pub use crate::{ScmkParams, ScskParams};
+    pub use mkc_core::prelude::*;
+}

@@ -15,7 +15,7 @@
 //! P_t the indicator used in iteration t's Z step (the eigenvectors of L(Z_{t−1})).
 
 use faer::MatRef;
-use mkc_core::{validate, Error, Result};
+use mkc_core::{validate, Result};
 
 use crate::support::ColumnSupport;
 use crate::weights::costs;
@@ -51,14 +51,7 @@ pub fn objective(
     validate::finite_slice("w", w)?;
     validate::dims("Z", z, n, n)?;
     validate::finite("Z", z)?;
-    if p.nrows() != n || p.ncols() == 0 {
-        return Err(Error::shape(
-            "P",
-            format!("{n} x c with c >= 1"),
-            format!("{} x {}", p.nrows(), p.ncols()),
-        ));
-    }
-    validate::finite("P", p)?;
+    crate::z_step::check_indicator(p, n)?;
     validate::positive("alpha", alpha)?;
     validate::non_negative("beta", beta)?;
     let s = ColumnSupport::new(z);

@@ -1,11 +1,16 @@
 //! Hyperparameters of SCSK (Algorithm 1) and SCMK (Algorithm 2), checked once through
-//! [`ParamGuard`] into [`Scsk`](crate::Scsk) / [`Scmk`](crate::Scmk).
+//! [`ParamGuard`] into [`Scsk`](crate::Scsk) / [`Scmk`](crate::Scmk). Neither holds the
+//! number of clusters or a seed: both come with each fit.
 //!
-//! α and β have no defaults (the paper searches α ∈ {1e-5, …, 100}, β ∈ {1e-6, 1e-5});
-//! every other default is the authors' code: Z starts at the identity, stop after at
-//! least `min_iter` iterations when ‖Z − Z_old‖_F / ‖Z_old‖_F < `tol`, at most
-//! `max_iter` iterations (SCMK 10 / 1e-3 / 500, SCSK 5 / 1e-3 / 200), final labels by
-//! k-means on P with 100 replicates (MATLAB `kmeans`: 100 iterations each).
+//! The paper gives no default for α and β: it searches α ∈ {1e-5, 1e-4, 1e-3, 0.01, 0.1,
+//! 1, 10, 100} and β ∈ {1e-6, 1e-5} ("Parameter Selection") and reports that SCMK is
+//! stable over a large range of α and more sensitive to β. The defaults are points of
+//! that grid: α = 1 (inside the stable range of the paper's Figure 1) and β = 1e-5 (the
+//! larger of the two β). Every other default is the authors' code: Z starts at the
+//! identity, stop after at least `min_iter` iterations when ‖Z − Z_old‖_F / ‖Z_old‖_F <
+//! `tol`, at most `max_iter` iterations (SCMK 10 / 1e-3 / 500, SCSK 5 / 1e-3 / 200),
+//! final labels by k-means on P with 100 replicates (MATLAB `kmeans`: 100 iterations
+//! each).
 
 use mkc_core::{mkc_ensure, validate, ParamGuard, Result};
 use mkc_linalg::EigenOptions;
@@ -15,10 +20,14 @@ use crate::ZSolver;
 /// APG iterations per Z step when `qp_max_iter` is `None`.
 pub(crate) const APG_MAX_ITER: usize = 2000;
 
+/// Default α (a point of the paper's grid, module docs).
+pub const DEFAULT_ALPHA: f64 = 1.0;
+/// Default β (the larger of the paper's two values, module docs).
+pub const DEFAULT_BETA: f64 = 1e-5;
+
 /// The checked settings shared by SCSK and SCMK.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Settings {
-    pub n_clusters: usize,
     pub alpha: f64,
     pub beta: f64,
     pub min_iter: usize,
@@ -29,16 +38,14 @@ pub(crate) struct Settings {
     pub z_solver: ZSolver,
     pub n_init: usize,
     pub kmeans_max_iter: usize,
-    pub seed: u64,
     pub eigen: EigenOptions,
 }
 
 impl Settings {
-    fn new(n_clusters: usize, alpha: f64, beta: f64, min_iter: usize, max_iter: usize) -> Self {
+    fn new(min_iter: usize, max_iter: usize) -> Self {
         Self {
-            n_clusters,
-            alpha,
-            beta,
+            alpha: DEFAULT_ALPHA,
+            beta: DEFAULT_BETA,
             min_iter,
             max_iter,
             tol: 1e-3,
@@ -47,13 +54,11 @@ impl Settings {
             z_solver: ZSolver::Auto,
             n_init: 100,
             kmeans_max_iter: 100,
-            seed: 0,
             eigen: EigenOptions::default(),
         }
     }
 
     fn check(&self) -> Result<Self> {
-        mkc_ensure!(self.n_clusters >= 1, param "n_clusters", self.n_clusters, "must be at least 1");
         validate::positive("alpha", self.alpha)?;
         validate::non_negative("beta", self.beta)?;
         mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
@@ -80,12 +85,19 @@ macro_rules! params_type {
         }
 
         impl $name {
-            #[doc = concat!("`n_clusters` = c, trade-off α > 0 (‖Z‖²_F) and β ≥ 0 (rank term); ",
+            #[doc = concat!("α = 1, β = 1e-5 (points of the paper's grid, module docs); ",
                 "stopping defaults min_iter = ", stringify!($min), ", tol = 1e-3, max_iter = ",
                 stringify!($max), " (the authors' code).")]
-            pub fn new(n_clusters: usize, alpha: f64, beta: f64) -> Self {
-                Self { s: Settings::new(n_clusters, alpha, beta, $min, $max) }
+            pub fn new() -> Self {
+                Self { s: Settings::new($min, $max) }
             }
+            /// Trade-off α > 0 of ‖Z‖²_F (default 1; the paper's grid 1e-5 … 100).
+            #[must_use]
+            pub fn alpha(mut self, v: f64) -> Self { self.s.alpha = v; self }
+            /// Trade-off β ≥ 0 of the rank term tr(PᵀLP) (default 1e-5; the paper's grid
+            /// 1e-6, 1e-5).
+            #[must_use]
+            pub fn beta(mut self, v: f64) -> Self { self.s.beta = v; self }
             /// Iterations always performed before the stopping test.
             #[must_use]
             pub fn min_iter(mut self, v: usize) -> Self { self.s.min_iter = v; self }
@@ -113,20 +125,24 @@ macro_rules! params_type {
             /// Lloyd iterations per k-means replicate (default 100, MATLAB's).
             #[must_use]
             pub fn kmeans_max_iter(mut self, v: usize) -> Self { self.s.kmeans_max_iter = v; self }
-            /// Seed of the k-means replicates and of the eigensolver.
-            #[must_use]
-            pub fn seed(mut self, v: u64) -> Self { self.s.seed = v; self }
-            /// Options of the bottom-c eigensolver (its own seed is replaced by `seed`).
+            /// Options of the bottom-c eigensolver of the P step and of the λ_max
+            /// estimate of the APG step size, seed included (default seed 0): the
+            /// alternating loop does not depend on the fit's seed, which drives only the
+            /// final k-means, so restarts share the loop.
             #[must_use]
             pub fn eigen(mut self, v: EigenOptions) -> Self { self.s.eigen = v; self }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
         }
 
         impl ParamGuard for $name {
             type Checked = crate::$checked;
             fn check(&self) -> Result<crate::$checked> {
-                let mut s = self.s.check()?;
-                s.eigen = s.eigen.clone().seed(s.seed);
-                Ok(crate::$checked { s })
+                Ok(crate::$checked { s: self.s.check()? })
             }
         }
     };

@@ -4,26 +4,51 @@
 use faer::MatRef;
 use mkc_core::{validate, Result};
 
-use crate::alternate::alternate;
 use crate::fit::TwinFit;
 use crate::params::Settings;
+use crate::twin::{run, twin_clusterer};
 
-/// Checked SCMK parameters (from [`ScmkParams`](crate::ScmkParams)).
+/// Checked SCMK parameters (from [`ScmkParams`](crate::ScmkParams)): the
+/// [`Clusterer`](mkc_core::Clusterer) "scmk".
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scmk {
     pub(crate) s: Settings,
 }
 
 impl Scmk {
-    /// Run Algorithm 2 on the kernels K^1 … K^r (each n x n, symmetric PSD).
+    /// The engine: Algorithm 2 on the kernels K^1 … K^r (each n x n, symmetric PSD,
+    /// validated here), with everything the run learned: the similarity Z, the
+    /// indicator P and the per-iteration traces. [`Clusterer::fit`](mkc_core::Clusterer::fit) returns the same
+    /// labels, weights and trace in the workspace's [`Clustering`](mkc_core::Clustering); call this when Z or
+    /// P is needed.
     ///
     /// # Errors
     /// No kernels; a kernel empty, non-square, non-finite or non-symmetric; kernels of
-    /// different sizes; c > n; a clearly negative reconstruction cost (20) (a kernel that
-    /// is not PSD).
-    pub fn fit(&self, kernels: &[MatRef<'_, f64>]) -> Result<TwinFit> {
+    /// different sizes; `n_clusters` outside 1..=n; a clearly negative reconstruction
+    /// cost (20) (a kernel that is not PSD).
+    pub fn fit_kernels(
+        &self,
+        kernels: &[MatRef<'_, f64>],
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<TwinFit> {
         let n = validate::kernels("kernels", kernels)?;
-        validate::n_clusters(self.s.n_clusters, n, 1)?;
-        alternate(&self.s, kernels, true)
+        validate::n_clusters(n_clusters, n, 1)?;
+        Ok(run(&self.s, kernels, true, n_clusters, seed)?.0)
     }
 }
+
+twin_clusterer!(
+    Scmk,
+    crate::ScmkParams,
+    "scmk",
+    true,
+    concat!(
+        "Algorithm 2 on every kernel of the set. Weights on ",
+        "`WeightConstraint::SqrtSimplex` (Σ √w_i = 1, eq. 22); the objective trace is J ",
+        "of eq. (18) after every iteration (minimised; non-increasing from the second ",
+        "entry on, the `objective` module docs say why not before); `converged` is the ",
+        "relative-change stopping rule. The seed drives the final k-means on P only. ",
+        "Phases: \"init\", \"eigensolve\", \"z\", \"weights\", \"kmeans\".",
+    )
+);

@@ -4,24 +4,42 @@
 use faer::MatRef;
 use mkc_core::{validate, Result};
 
-use crate::alternate::alternate;
 use crate::fit::TwinFit;
 use crate::params::Settings;
+use crate::twin::{run, twin_clusterer};
 
-/// Checked SCSK parameters (from [`ScskParams`](crate::ScskParams)).
+/// Checked SCSK parameters (from [`ScskParams`](crate::ScskParams)): the
+/// [`Clusterer`](mkc_core::Clusterer) "scsk".
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scsk {
     pub(crate) s: Settings,
 }
 
 impl Scsk {
-    /// Run Algorithm 1 on one kernel K (n x n, symmetric PSD). `weights` of the fit is `[1.0]`.
+    /// The engine: Algorithm 1 on one kernel K (n x n, symmetric PSD, validated here),
+    /// with everything the run learned (Z, P, the per-iteration traces; `weights` is
+    /// `[1.0]`). [`Clusterer::fit`](mkc_core::Clusterer::fit) returns the same labels and trace in the workspace's
+    /// [`Clustering`](mkc_core::Clustering); call this when Z or P is needed.
     ///
     /// # Errors
-    /// K empty, non-square, non-finite or non-symmetric; c > n.
-    pub fn fit(&self, k: MatRef<'_, f64>) -> Result<TwinFit> {
+    /// K empty, non-square, non-finite or non-symmetric; `n_clusters` outside 1..=n.
+    pub fn fit_kernel(&self, k: MatRef<'_, f64>, n_clusters: usize, seed: u64) -> Result<TwinFit> {
         let n = validate::kernel("K", k)?;
-        validate::n_clusters(self.s.n_clusters, n, 1)?;
-        alternate(&self.s, &[k], false)
+        validate::n_clusters(n_clusters, n, 1)?;
+        Ok(run(&self.s, &[k], false, n_clusters, seed)?.0)
     }
 }
+
+twin_clusterer!(
+    Scsk,
+    crate::ScskParams,
+    "scsk",
+    false,
+    concat!(
+        "Algorithm 1 on the set's kernel, or on the equal-weight mean of its kernels ",
+        "(`KernelSet::one_kernel`); no kernel weights. The objective trace is J of eq. ",
+        "(7) after every iteration (minimised, non-increasing); `converged` is the ",
+        "relative-change stopping rule. The seed drives the final k-means on P only. ",
+        "Phases: \"init\", \"eigensolve\", \"z\", \"objective\", \"kmeans\".",
+    )
+);

@@ -59,6 +59,18 @@ pub struct ZStep {
     pub converged: bool,
 }
 
+/// P is n x c with c ≥ 1 and finite.
+pub(crate) fn check_indicator(p: MatRef<'_, f64>, n: usize) -> Result<()> {
+    if p.nrows() != n || p.ncols() == 0 {
+        return Err(Error::shape(
+            "P",
+            format!("{n} x c with c >= 1"),
+            format!("{} x {}", p.nrows(), p.ncols()),
+        ));
+    }
+    validate::finite("P", p)
+}
+
 fn check_inputs(
     k: MatRef<'_, f64>,
     p: MatRef<'_, f64>,
@@ -69,14 +81,7 @@ fn check_inputs(
     let n = validate::kernel("K", k)?;
     validate::positive("alpha", alpha)?;
     validate::non_negative("beta", beta)?;
-    if p.nrows() != n || p.ncols() == 0 {
-        return Err(Error::shape(
-            "P",
-            format!("{n} x c with c >= 1"),
-            format!("{} x {}", p.nrows(), p.ncols()),
-        ));
-    }
-    validate::finite("P", p)?;
+    check_indicator(p, n)?;
     if let Some(w) = warm {
         validate::dims("warm start", w, n, n)?;
         validate::finite("warm start", w)?;
