@@ -109,11 +109,7 @@ pub(crate) fn restore_equality<Q: QMatrix + ?Sized>(
         let (mut best, mut best_score) = (usize::MAX, f64::NEG_INFINITY);
         for t in 0..s.n {
             let d = dir * s.y[t];
-            let room = if d > 0.0 {
-                s.up[t] - s.alpha[t]
-            } else {
-                s.alpha[t] - s.lo[t]
-            };
+            let (room, _) = s.room(t, d);
             if room > 0.0 {
                 let score = -d * s.g[t];
                 if score > best_score {
@@ -127,22 +123,10 @@ pub(crate) fn restore_equality<Q: QMatrix + ?Sized>(
         }
         let t = best;
         let d = dir * s.y[t];
-        let room = if d > 0.0 {
-            s.up[t] - s.alpha[t]
-        } else {
-            s.alpha[t] - s.lo[t]
-        };
+        let (room, bound) = s.room(t, d);
         let step = need.abs();
         let old = s.alpha[t];
-        s.alpha[t] = if step >= room {
-            if d > 0.0 {
-                s.up[t]
-            } else {
-                s.lo[t]
-            }
-        } else {
-            old + d * step
-        };
+        s.alpha[t] = if step >= room { bound } else { old + d * step };
         s.apply_single_change(t, old);
         moved.push(t);
     }

@@ -77,6 +77,50 @@ pub trait QMatrix: Sync {
     }
 }
 
+/// Evaluate `$body` with `$pairs` an iterator of `(σ_r, K_rj)` over all rows (or over
+/// `$rows`, in their order) of column `j` of a [`DenseSigned`]: specialised for a
+/// contiguous column with and without signs (then σ_r = 1) and for a strided one, so
+/// the choice is made once per column and the loops stay tight. Callers form
+/// `c · σ_r · K_rj` in that order (`c · 1 · K` is `c · K` exactly).
+macro_rules! signed_column {
+    ($q:expr, $j:expr, |$pairs:ident| $body:expr) => {{
+        let (q, col) = ($q, $q.k.col($j));
+        match (col.try_as_col_major(), q.signs) {
+            (Some(kc), Some(s)) => {
+                let $pairs = s.iter().copied().zip(kc.as_slice().iter().copied());
+                $body
+            }
+            (Some(kc), None) => {
+                let $pairs = kc.as_slice().iter().map(|&kv| (1.0, kv));
+                $body
+            }
+            (None, _) => {
+                let $pairs = (0..col.nrows()).map(|r| (q.sign(r), col[r]));
+                $body
+            }
+        }
+    }};
+    ($q:expr, $j:expr, $rows:expr, |$pairs:ident| $body:expr) => {{
+        let (q, col, rows) = ($q, $q.k.col($j), $rows);
+        match (col.try_as_col_major(), q.signs) {
+            (Some(kc), Some(s)) => {
+                let kc = kc.as_slice();
+                let $pairs = rows.iter().map(|&r| (s[r], kc[r]));
+                $body
+            }
+            (Some(kc), None) => {
+                let kc = kc.as_slice();
+                let $pairs = rows.iter().map(|&r| (1.0, kc[r]));
+                $body
+            }
+            (None, _) => {
+                let $pairs = rows.iter().map(|&r| (q.sign(r), col[r]));
+                $body
+            }
+        }
+    }};
+}
+
 /// `Q_ij = scale · σ_i σ_j K_ij` for a dense precomputed kernel `K` and a sign pattern
 /// `σ` (`None` = all ones). Reads `K` in place; columns of a column-major `K` are read
 /// as contiguous slices.
@@ -120,92 +164,34 @@ impl<'a> DenseSigned<'a> {
         }
     }
 
-    /// `out[k] (+)= c · σ_k K_kj` over all k; `accumulate` chooses `+=` or `=`.
+    /// `out[k] (+)= c · σ_k K_kj` over all k; `ACC` chooses `+=` or `=`.
     #[inline]
-    fn column_scaled(&self, j: usize, c: f64, out: &mut [f64], accumulate: bool) {
-        let col = self.k.col(j);
-        match (col.try_as_col_major(), self.signs) {
-            (Some(kc), Some(s)) => {
-                let kc = kc.as_slice();
-                if accumulate {
-                    for ((o, &kv), &sv) in out.iter_mut().zip(kc).zip(s) {
-                        *o += c * sv * kv;
-                    }
-                } else {
-                    for ((o, &kv), &sv) in out.iter_mut().zip(kc).zip(s) {
-                        *o = c * sv * kv;
-                    }
-                }
+    fn column_scaled<const ACC: bool>(&self, j: usize, c: f64, out: &mut [f64]) {
+        signed_column!(self, j, |pairs| {
+            for (o, (sv, kv)) in out.iter_mut().zip(pairs) {
+                put::<ACC>(o, c * sv * kv);
             }
-            (Some(kc), None) => {
-                let kc = kc.as_slice();
-                if accumulate {
-                    for (o, &kv) in out.iter_mut().zip(kc) {
-                        *o += c * kv;
-                    }
-                } else {
-                    for (o, &kv) in out.iter_mut().zip(kc) {
-                        *o = c * kv;
-                    }
-                }
-            }
-            (None, _) => {
-                for (r, o) in out.iter_mut().enumerate() {
-                    let v = c * self.sign(r) * col[r];
-                    if accumulate {
-                        *o += v
-                    } else {
-                        *o = v
-                    }
-                }
-            }
-        }
+        })
     }
 
+    /// `out[t] (+)= c · σ_r K_rj` for `r = rows[t]`; `ACC` chooses `+=` or `=`.
     #[inline]
-    fn column_at_scaled(
-        &self,
-        j: usize,
-        c: f64,
-        rows: &[usize],
-        out: &mut [f64],
-        accumulate: bool,
-    ) {
-        let col = self.k.col(j);
-        if let Some(kc) = col.try_as_col_major() {
-            let kc = kc.as_slice();
-            match self.signs {
-                Some(s) => {
-                    for (o, &r) in out.iter_mut().zip(rows) {
-                        let v = c * s[r] * kc[r];
-                        if accumulate {
-                            *o += v
-                        } else {
-                            *o = v
-                        }
-                    }
-                }
-                None => {
-                    for (o, &r) in out.iter_mut().zip(rows) {
-                        let v = c * kc[r];
-                        if accumulate {
-                            *o += v
-                        } else {
-                            *o = v
-                        }
-                    }
-                }
+    fn column_at_scaled<const ACC: bool>(&self, j: usize, c: f64, rows: &[usize], out: &mut [f64]) {
+        signed_column!(self, j, rows, |pairs| {
+            for (o, (sv, kv)) in out.iter_mut().zip(pairs) {
+                put::<ACC>(o, c * sv * kv);
             }
-        } else {
-            for (o, &r) in out.iter_mut().zip(rows) {
-                let v = c * self.sign(r) * col[r];
-                if accumulate {
-                    *o += v
-                } else {
-                    *o = v
-                }
-            }
-        }
+        })
+    }
+}
+
+/// `*o += v` when `ACC`, else `*o = v` (resolved at compile time).
+#[inline(always)]
+pub(crate) fn put<const ACC: bool>(o: &mut f64, v: f64) {
+    if ACC {
+        *o += v
+    } else {
+        *o = v
     }
 }
 
@@ -225,57 +211,29 @@ impl QMatrix for DenseSigned<'_> {
         }
     }
     fn column_into(&self, j: usize, out: &mut [f64]) {
-        self.column_scaled(j, self.scale * self.sign(j), out, false);
+        self.column_scaled::<false>(j, self.scale * self.sign(j), out);
     }
     fn column_at(&self, j: usize, rows: &[usize], out: &mut [f64]) {
-        self.column_at_scaled(j, self.scale * self.sign(j), rows, out, false);
+        self.column_at_scaled::<false>(j, self.scale * self.sign(j), rows, out);
     }
     fn add_column(&self, j: usize, c: f64, out: &mut [f64]) {
-        self.column_scaled(j, c * self.scale * self.sign(j), out, true);
+        self.column_scaled::<true>(j, c * self.scale * self.sign(j), out);
     }
     fn add_column_at(&self, j: usize, c: f64, rows: &[usize], out: &mut [f64]) {
         let c = c * self.scale * self.sign(j);
-        let col = self.k.col(j);
-        match (col.try_as_col_major(), self.signs) {
-            (Some(kc), Some(s)) => {
-                let kc = kc.as_slice();
-                for &r in rows {
-                    out[r] += c * s[r] * kc[r];
-                }
+        signed_column!(self, j, rows, |pairs| {
+            for (&r, (sv, kv)) in rows.iter().zip(pairs) {
+                out[r] += c * sv * kv;
             }
-            (Some(kc), None) => {
-                let kc = kc.as_slice();
-                for &r in rows {
-                    out[r] += c * kc[r];
-                }
-            }
-            (None, _) => {
-                for &r in rows {
-                    out[r] += c * self.sign(r) * col[r];
-                }
-            }
-        }
+        })
     }
     fn add_column_with(&self, j: usize, b: f64, a: f64, extra: &[f64], out: &mut [f64]) {
         let b = b * self.scale * self.sign(j);
-        match (self.k.col(j).try_as_col_major(), self.signs) {
-            (Some(kj), Some(s)) => {
-                for (((o, &e), &z), &sv) in out.iter_mut().zip(extra).zip(kj.as_slice()).zip(s) {
-                    *o += a * e + b * sv * z;
-                }
+        signed_column!(self, j, |pairs| {
+            for ((o, &e), (sv, kv)) in out.iter_mut().zip(extra).zip(pairs) {
+                *o += a * e + b * sv * kv;
             }
-            (Some(kj), None) => {
-                for ((o, &e), &z) in out.iter_mut().zip(extra).zip(kj.as_slice()) {
-                    *o += a * e + b * z;
-                }
-            }
-            _ => {
-                let cj = self.k.col(j);
-                for (r, (o, &e)) in out.iter_mut().zip(extra).enumerate() {
-                    *o += a * e + b * self.sign(r) * cj[r];
-                }
-            }
-        }
+        })
     }
     fn add_column_with_at(
         &self,
@@ -287,26 +245,11 @@ impl QMatrix for DenseSigned<'_> {
         out: &mut [f64],
     ) {
         let b = b * self.scale * self.sign(j);
-        match (self.k.col(j).try_as_col_major(), self.signs) {
-            (Some(kj), Some(s)) => {
-                let kj = kj.as_slice();
-                for (&r, &e) in rows.iter().zip(extra) {
-                    out[r] += a * e + b * s[r] * kj[r];
-                }
+        signed_column!(self, j, rows, |pairs| {
+            for ((&r, &e), (sv, kv)) in rows.iter().zip(extra).zip(pairs) {
+                out[r] += a * e + b * sv * kv;
             }
-            (Some(kj), None) => {
-                let kj = kj.as_slice();
-                for (&r, &e) in rows.iter().zip(extra) {
-                    out[r] += a * e + b * kj[r];
-                }
-            }
-            _ => {
-                let cj = self.k.col(j);
-                for (&r, &e) in rows.iter().zip(extra) {
-                    out[r] += a * e + b * self.sign(r) * cj[r];
-                }
-            }
-        }
+        })
     }
 }
 
@@ -361,12 +304,20 @@ impl QMatrix for SumOf<'_> {
     }
     fn column_into(&self, j: usize, out: &mut [f64]) {
         for (t, q) in self.terms.iter().enumerate() {
-            q.column_scaled(j, q.scale * q.sign(j), out, t > 0);
+            let c = q.scale * q.sign(j);
+            match t {
+                0 => q.column_scaled::<false>(j, c, out),
+                _ => q.column_scaled::<true>(j, c, out),
+            }
         }
     }
     fn column_at(&self, j: usize, rows: &[usize], out: &mut [f64]) {
         for (t, q) in self.terms.iter().enumerate() {
-            q.column_at_scaled(j, q.scale * q.sign(j), rows, out, t > 0);
+            let c = q.scale * q.sign(j);
+            match t {
+                0 => q.column_at_scaled::<false>(j, c, rows, out),
+                _ => q.column_at_scaled::<true>(j, c, rows, out),
+            }
         }
     }
     fn add_column(&self, j: usize, c: f64, out: &mut [f64]) {

@@ -251,6 +251,17 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
         }
     }
 
+    /// How far `α_t` can move along the direction `d` (`d > 0`: up; `d` is ±1 or ±y_t,
+    /// never 0) before it reaches a bound, and that bound.
+    #[inline]
+    pub fn room(&self, t: usize, d: f64) -> (f64, f64) {
+        if d > 0.0 {
+            (self.up[t] - self.alpha[t], self.up[t])
+        } else {
+            (self.alpha[t] - self.lo[t], self.lo[t])
+        }
+    }
+
     /// Minimise along `y_i e_i − y_j e_j` (the pair from the working-set selection, at
     /// active positions `pos_i`, `pos_j`; `col_i` must already hold column `i` at the
     /// active rows), clip to the box, and update the packed `G` on the active set.
@@ -259,35 +270,11 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
         let (ai, aj) = (self.alpha[i], self.alpha[j]);
         let quad = (self.qd[i] + self.qd[j] - 2.0 * yi * yj * self.col_i[pos_j]).max(TAU);
         let t = (-yi * self.pg[pos_i] + yj * self.pg[pos_j]) / quad;
-        let room_i = if yi > 0.0 {
-            self.up[i] - ai
-        } else {
-            ai - self.lo[i]
-        };
-        let room_j = if yj > 0.0 {
-            aj - self.lo[j]
-        } else {
-            self.up[j] - aj
-        };
+        let (room_i, bound_i) = self.room(i, yi);
+        let (room_j, bound_j) = self.room(j, -yj);
         let tm = t.min(room_i).min(room_j);
-        let ai_new = if tm >= room_i {
-            if yi > 0.0 {
-                self.up[i]
-            } else {
-                self.lo[i]
-            }
-        } else {
-            ai + yi * tm
-        };
-        let aj_new = if tm >= room_j {
-            if yj > 0.0 {
-                self.lo[j]
-            } else {
-                self.up[j]
-            }
-        } else {
-            aj - yj * tm
-        };
+        let ai_new = if tm >= room_i { bound_i } else { ai + yi * tm };
+        let aj_new = if tm >= room_j { bound_j } else { aj - yj * tm };
         let (dai, daj) = (ai_new - ai, aj_new - aj);
         self.alpha[i] = ai_new;
         self.alpha[j] = aj_new;

@@ -24,7 +24,7 @@
 //! [active-set polish](crate::polish) applies to it.
 
 use crate::kernel::CheckedKernel;
-use crate::qmatrix::{DenseSigned, QMatrix};
+use crate::qmatrix::{put, DenseSigned, QMatrix};
 use crate::solver::{Problem, Smo, SmoParams, SmoSolution};
 use faer::MatRef;
 use mkc_core::{ParamGuard, Result};
@@ -46,6 +46,32 @@ impl SvrQ<'_> {
     }
 }
 
+impl SvrQ<'_> {
+    /// `out = (c K_{:,jj}, −c K_{:,jj})`, or `+=` that when `ACC`.
+    #[inline]
+    fn column_pm<const ACC: bool>(&self, jj: usize, c: f64, out: &mut [f64]) {
+        let col = self.k.col(jj);
+        let (top, bottom) = out.split_at_mut(self.n);
+        let both = |t: &mut f64, b: &mut f64, v: f64| {
+            let cv = c * v;
+            put::<ACC>(t, cv);
+            put::<ACC>(b, -cv);
+        };
+        match col.try_as_col_major() {
+            Some(kc) => {
+                for ((t, b), &v) in top.iter_mut().zip(bottom.iter_mut()).zip(kc.as_slice()) {
+                    both(t, b, v);
+                }
+            }
+            None => {
+                for (r, (t, b)) in top.iter_mut().zip(bottom.iter_mut()).enumerate() {
+                    both(t, b, col[r]);
+                }
+            }
+        }
+    }
+}
+
 impl QMatrix for SvrQ<'_> {
     fn size(&self) -> usize {
         2 * self.n
@@ -56,22 +82,7 @@ impl QMatrix for SvrQ<'_> {
     }
     fn column_into(&self, j: usize, out: &mut [f64]) {
         let (jj, sj) = self.split(j);
-        let col = self.k.col(jj);
-        let (top, bottom) = out.split_at_mut(self.n);
-        match col.try_as_col_major() {
-            Some(c) => {
-                for ((t, b), &v) in top.iter_mut().zip(bottom.iter_mut()).zip(c.as_slice()) {
-                    *t = sj * v;
-                    *b = -sj * v;
-                }
-            }
-            None => {
-                for r in 0..self.n {
-                    top[r] = sj * col[r];
-                    bottom[r] = -sj * col[r];
-                }
-            }
-        }
+        self.column_pm::<false>(jj, sj, out);
     }
     fn column_at(&self, j: usize, rows: &[usize], out: &mut [f64]) {
         let (jj, sj) = self.split(j);
@@ -83,23 +94,7 @@ impl QMatrix for SvrQ<'_> {
     }
     fn add_column(&self, j: usize, c: f64, out: &mut [f64]) {
         let (jj, sj) = self.split(j);
-        let c = c * sj;
-        let col = self.k.col(jj);
-        let (top, bottom) = out.split_at_mut(self.n);
-        match col.try_as_col_major() {
-            Some(kc) => {
-                for ((t, b), &v) in top.iter_mut().zip(bottom.iter_mut()).zip(kc.as_slice()) {
-                    *t += c * v;
-                    *b -= c * v;
-                }
-            }
-            None => {
-                for r in 0..self.n {
-                    top[r] += c * col[r];
-                    bottom[r] -= c * col[r];
-                }
-            }
-        }
+        self.column_pm::<true>(jj, c * sj, out);
     }
     fn add_column_at(&self, j: usize, c: f64, rows: &[usize], out: &mut [f64]) {
         let (jj, sj) = self.split(j);

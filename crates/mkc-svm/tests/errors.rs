@@ -1,4 +1,6 @@
 //! Every bad-input path gives a typed error.
+mod common;
+use common::Parts;
 use faer::Mat;
 use mkc_core::{Error, ParamGuard};
 use mkc_svm::*;
@@ -37,108 +39,112 @@ fn bad_parameters() {
     ));
 }
 
+/// Which errors a case accepts.
+type Want = fn(&Error) -> bool;
+/// A fit on a kernel and label (or target) vector, and the errors it must give.
+type FitCase<'a> = (&'a str, &'a Mat<f64>, &'a [f64], Want);
+/// A simplex fit: kernel, label vectors, their weights μ, and the errors it must give.
+type SimplexCase<'a> = (&'a str, &'a Mat<f64>, &'a [&'a [f64]], &'a [f64], Want);
+
+/// `result` is an error that `want` accepts.
+#[track_caller]
+fn assert_err<T: std::fmt::Debug>(
+    result: mkc_core::Result<T>,
+    want: fn(&Error) -> bool,
+    case: &str,
+) {
+    match result {
+        Err(e) => assert!(want(&e), "{case}: unexpected error {e:?}"),
+        Ok(v) => panic!("{case}: accepted ({v:?})"),
+    }
+}
+
+fn shape(e: &Error) -> bool {
+    matches!(e, Error::Shape { .. })
+}
+fn input(e: &Error) -> bool {
+    matches!(e, Error::InvalidInput { .. })
+}
+fn param(e: &Error) -> bool {
+    matches!(e, Error::InvalidParam { .. })
+}
+fn non_finite(e: &Error) -> bool {
+    matches!(e, Error::NonFinite { .. })
+}
+fn asymmetric(e: &Error) -> bool {
+    matches!(e, Error::NotSymmetric { .. })
+}
+
 #[test]
 fn bad_kernels_and_sizes() {
     let svc = CSvcParams::new(1.0).check().unwrap();
     let y = [1.0, -1.0, 1.0];
-    let mut nan = k3();
-    nan[(1, 2)] = f64::NAN;
-    assert!(matches!(
-        svc.fit(nan.as_ref(), &y),
-        Err(Error::NonFinite { .. })
-    ));
-    let mut inf = k3();
-    inf[(2, 0)] = f64::INFINITY;
-    assert!(matches!(
-        svc.fit(inf.as_ref(), &y),
-        Err(Error::NonFinite { row: 2, col: 0, .. })
-    ));
-    let mut asym = k3();
-    asym[(0, 1)] = 0.5;
-    assert!(matches!(
-        svc.fit(asym.as_ref(), &y),
-        Err(Error::NotSymmetric { .. })
-    ));
-    let rect = Mat::<f64>::zeros(3, 2);
-    assert!(matches!(
-        svc.fit(rect.as_ref(), &y),
-        Err(Error::Shape { .. })
-    ));
-    let empty = Mat::<f64>::zeros(0, 0);
-    assert!(matches!(
-        svc.fit(empty.as_ref(), &[]),
-        Err(Error::InvalidInput { .. })
-    ));
+    let with = |i: usize, j: usize, v: f64| {
+        let mut k = k3();
+        k[(i, j)] = v;
+        k
+    };
+    let (nan, inf, asym) = (
+        with(1, 2, f64::NAN),
+        with(2, 0, f64::INFINITY),
+        with(0, 1, 0.5),
+    );
+    let (rect, empty) = (Mat::<f64>::zeros(3, 2), Mat::<f64>::zeros(0, 0));
+    let fits: [FitCase; 8] = [
+        ("NaN entry", &nan, &y, non_finite),
+        ("infinite entry", &inf, &y, |e| {
+            matches!(e, Error::NonFinite { row: 2, col: 0, .. })
+        }),
+        ("asymmetric", &asym, &y, asymmetric),
+        ("rectangular", &rect, &y, shape),
+        ("empty", &empty, &[], input),
+        ("short labels", &k3(), &[1.0, -1.0], shape),
+        ("one class", &k3(), &[1.0, 1.0, 1.0], input),
+        ("label 0", &k3(), &[1.0, 0.0, -1.0], input),
+    ];
+    for (case, k, labels, want) in fits {
+        assert_err(svc.fit(k.as_ref(), labels), want, case);
+    }
     // a strided (non column-major) view takes the fallback check
     let big = Mat::from_fn(6, 6, |i, j| if i == j { 1.0 } else { 0.1 * (i + j) as f64 });
-    let view = big.as_ref().transpose();
-    assert!(CheckedKernel::new(view).is_ok());
-    assert!(matches!(
-        svc.fit(k3().as_ref(), &[1.0, -1.0]),
-        Err(Error::Shape { .. })
-    ));
-    assert!(matches!(
-        svc.fit(k3().as_ref(), &[1.0, 1.0, 1.0]),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        svc.fit(k3().as_ref(), &[1.0, 0.0, -1.0]),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        svc.fit_warm(k3().as_ref(), &y, &[0.0, 0.0]),
-        Err(Error::Shape { .. })
-    ));
-    assert!(matches!(
-        svc.fit_warm(k3().as_ref(), &y, &[0.0, f64::NAN, 0.0]),
-        Err(Error::NonFinite { .. })
-    ));
+    assert!(CheckedKernel::new(big.as_ref().transpose()).is_ok());
     let kk = k3();
+    assert_err(
+        svc.fit_warm(kk.as_ref(), &y, &[0.0, 0.0]),
+        shape,
+        "short start",
+    );
+    let nan_start = [0.0, f64::NAN, 0.0];
+    assert_err(
+        svc.fit_warm(kk.as_ref(), &y, &nan_start),
+        non_finite,
+        "NaN start",
+    );
     let ck = CheckedKernel::new(kk.as_ref()).unwrap();
-    assert!(matches!(
-        svc.solve(&ck, 0.0, &y, None),
-        Err(Error::InvalidParam { .. })
-    ));
+    assert_err(svc.solve(&ck, 0.0, &y, None), param, "scale 0");
 
     let svr = EpsSvrParams::new(1.0, 0.1).check().unwrap();
-    assert!(matches!(
-        svr.fit(k3().as_ref(), &[1.0, 2.0]),
-        Err(Error::Shape { .. })
-    ));
-    assert!(matches!(
-        svr.fit(k3().as_ref(), &[1.0, f64::NAN, 2.0]),
-        Err(Error::NonFinite { .. })
-    ));
-    assert!(matches!(
-        svr.fit(nan.as_ref(), &[1.0, 0.0, 2.0]),
-        Err(Error::NonFinite { .. })
-    ));
+    let svr_fits: [FitCase; 3] = [
+        ("short targets", &kk, &[1.0, 2.0], shape),
+        ("NaN target", &kk, &[1.0, f64::NAN, 2.0], non_finite),
+        ("NaN kernel", &nan, &[1.0, 0.0, 2.0], non_finite),
+    ];
+    for (case, k, z, want) in svr_fits {
+        assert_err(svr.fit(k.as_ref(), z), want, case);
+    }
 
     let s = SimplexSquaredHingeParams::new(1.0).check().unwrap();
-    assert!(matches!(
-        s.fit(k3().as_ref(), &[], &[]),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        s.fit(k3().as_ref(), &[&y], &[0.5, 0.5]),
-        Err(Error::Shape { .. })
-    ));
-    assert!(matches!(
-        s.fit(k3().as_ref(), &[&y], &[-0.5]),
-        Err(Error::InvalidParam { .. })
-    ));
-    assert!(matches!(
-        s.fit(k3().as_ref(), &[&[1.0, 2.0, 1.0]], &[1.0]),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        s.fit(k3().as_ref(), &[&[1.0, 1.0]], &[1.0]),
-        Err(Error::Shape { .. })
-    ));
-    assert!(matches!(
-        s.fit(asym.as_ref(), &[&y], &[1.0]),
-        Err(Error::NotSymmetric { .. })
-    ));
+    let simplex_fits: [SimplexCase; 6] = [
+        ("no label vector", &kk, &[], &[], input),
+        ("more weights than labels", &kk, &[&y], &[0.5, 0.5], shape),
+        ("negative weight", &kk, &[&y], &[-0.5], param),
+        ("label 2", &kk, &[&[1.0, 2.0, 1.0]], &[1.0], input),
+        ("short labels", &kk, &[&[1.0, 1.0]], &[1.0], shape),
+        ("asymmetric", &asym, &[&y], &[1.0], asymmetric),
+    ];
+    for (case, k, labels, mu, want) in simplex_fits {
+        assert_err(s.fit(k.as_ref(), labels, mu), want, case);
+    }
 }
 
 #[test]
@@ -146,164 +152,103 @@ fn infeasible_bounds_and_delta() {
     let k = k3();
     let q = DenseSigned::new(k.as_ref(), 1.0, None).unwrap();
     let smo = Smo::default();
-    let p = [0.0; 3];
-    let y = [1.0, 1.0, -1.0];
-    let ok_lo = [0.0; 3];
-    let ok_up = [1.0; 3];
-    // l > u
-    let bad_up = [1.0, -0.5, 1.0];
-    let e = smo
-        .solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &y,
-                delta: 0.0,
-                lower: &ok_lo,
-                upper: &bad_up,
+    // p = 0, y = (1, 1, −1), 0 ≤ α ≤ 1: yᵀα ∈ [−1, 2]
+    let ok = Parts {
+        p: vec![0.0; 3],
+        ..Parts::csvc(&[1.0, 1.0, -1.0], 1.0)
+    };
+    assert!(ok.solve(&smo, &q, None).is_ok());
+    assert!(Parts {
+        delta: 2.0,
+        ..ok.clone()
+    }
+    .solve(&smo, &q, None)
+    .is_ok());
+    let cases: [(&str, Parts, Want); 9] = [
+        (
+            "l > u",
+            Parts {
+                up: vec![1.0, -0.5, 1.0],
+                ..ok.clone()
             },
-            None,
-        )
-        .unwrap_err();
-    assert!(
-        matches!(&e, Error::InvalidInput { what, .. } if what == "bounds"),
-        "{e}"
-    );
-    // Δ out of reach: yᵀα ∈ [−1, 2]
-    let e = smo
-        .solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &y,
+            |e| matches!(e, Error::InvalidInput { what, .. } if what == "bounds"),
+        ),
+        (
+            "Δ out of reach",
+            Parts {
                 delta: 2.5,
-                lower: &ok_lo,
-                upper: &ok_up,
+                ..ok.clone()
             },
-            None,
-        )
-        .unwrap_err();
-    assert!(
-        matches!(&e, Error::InvalidInput { what, .. } if what == "equality constraint"),
-        "{e}"
-    );
-    assert!(smo
-        .solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &y,
-                delta: 2.0,
-                lower: &ok_lo,
-                upper: &ok_up
+            |e| matches!(e, Error::InvalidInput { what, .. } if what == "equality constraint"),
+        ),
+        (
+            "NaN bound",
+            Parts {
+                lo: vec![f64::NAN, 0.0, 0.0],
+                ..ok.clone()
             },
-            None
-        )
-        .is_ok());
-    // NaN / wrong-sided infinite bounds, non-finite Δ, bad y, bad lengths
-    assert!(smo
-        .solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &y,
-                delta: 0.0,
-                lower: &[f64::NAN, 0.0, 0.0],
-                upper: &ok_up
+            |_| true,
+        ),
+        (
+            "lower bound +∞",
+            Parts {
+                lo: vec![f64::INFINITY, 0.0, 0.0],
+                up: vec![f64::INFINITY; 3],
+                ..ok.clone()
             },
-            None
-        )
-        .is_err());
-    assert!(smo
-        .solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &y,
-                delta: 0.0,
-                lower: &[f64::INFINITY, 0.0, 0.0],
-                upper: &[f64::INFINITY; 3]
+            |_| true,
+        ),
+        (
+            "upper bound −∞",
+            Parts {
+                up: vec![f64::NEG_INFINITY, 1.0, 1.0],
+                ..ok.clone()
             },
-            None
-        )
-        .is_err());
-    assert!(smo
-        .solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &y,
-                delta: 0.0,
-                lower: &ok_lo,
-                upper: &[f64::NEG_INFINITY, 1.0, 1.0]
-            },
-            None
-        )
-        .is_err());
-    assert!(matches!(
-        smo.solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &y,
+            |_| true,
+        ),
+        (
+            "NaN Δ",
+            Parts {
                 delta: f64::NAN,
-                lower: &ok_lo,
-                upper: &ok_up
+                ..ok.clone()
             },
-            None
+            param,
         ),
-        Err(Error::InvalidParam { .. })
-    ));
-    assert!(smo
-        .solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &[1.0, 2.0, 1.0],
-                delta: 0.0,
-                lower: &ok_lo,
-                upper: &ok_up
+        (
+            "y = 2",
+            Parts {
+                y: vec![1.0, 2.0, 1.0],
+                ..ok.clone()
             },
-            None
-        )
-        .is_err());
-    assert!(matches!(
-        smo.solve(
-            &q,
-            &Problem {
-                p: &p[..2],
-                y: &y,
-                delta: 0.0,
-                lower: &ok_lo,
-                upper: &ok_up
-            },
-            None
+            |_| true,
         ),
-        Err(Error::Shape { .. })
-    ));
-    assert!(matches!(
-        smo.solve(
-            &q,
-            &Problem {
-                p: &[0.0, f64::NAN, 0.0],
-                y: &y,
-                delta: 0.0,
-                lower: &ok_lo,
-                upper: &ok_up
+        (
+            "short p",
+            Parts {
+                p: vec![0.0; 2],
+                ..ok.clone()
             },
-            None
+            shape,
         ),
-        Err(Error::NonFinite { .. })
-    ));
+        (
+            "NaN in p",
+            Parts {
+                p: vec![0.0, f64::NAN, 0.0],
+                ..ok.clone()
+            },
+            non_finite,
+        ),
+    ];
+    for (case, parts, want) in cases {
+        assert_err(parts.solve(&smo, &q, None), want, case);
+    }
     // construction errors of the Q types
     assert!(DenseSigned::new(k.as_ref(), 1.0, Some(&[1.0, 1.0])).is_err());
     assert!(DenseSigned::new(k.as_ref(), f64::NAN, None).is_err());
     assert!(SumOf::new(vec![]).is_err());
     let k2 = Mat::<f64>::identity(2, 2);
-    assert!(matches!(
-        SumOf::new(vec![q, DenseSigned::new(k2.as_ref(), 1.0, None).unwrap()]),
-        Err(Error::Shape { .. })
-    ));
+    let two = DenseSigned::new(k2.as_ref(), 1.0, None).unwrap();
+    assert_err(SumOf::new(vec![q, two]), shape, "SumOf sizes");
     assert!(WithDiagonal::new(q, vec![1.0; 2]).is_err());
     assert!(WithDiagonal::new(q, vec![1.0, f64::NAN, 1.0]).is_err());
 }
@@ -327,20 +272,7 @@ fn iteration_cap_is_reported() {
     // the general solver turns the flag into an error on request
     let q = DenseSigned::new(k.as_ref(), 1.0, Some(&y)).unwrap();
     let smo = SmoParams::new().max_iter(3).check().unwrap();
-    let (p, lo, up) = (vec![-1.0; n], vec![0.0; n], vec![100.0; n]);
-    let sol = smo
-        .solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &y,
-                delta: 0.0,
-                lower: &lo,
-                upper: &up,
-            },
-            None,
-        )
-        .unwrap();
+    let sol = Parts::csvc(&y, 100.0).solve(&smo, &q, None).unwrap();
     assert!(matches!(
         sol.ensure_converged(smo.tol()),
         Err(Error::NotConverged { iterations: 3, .. })

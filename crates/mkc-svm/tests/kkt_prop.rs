@@ -3,9 +3,7 @@
 mod common;
 use common::*;
 use mkc_core::ParamGuard;
-use mkc_svm::{
-    CSvcParams, DenseSigned, EpsSvrParams, Problem, SimplexSquaredHingeParams, SmoParams,
-};
+use mkc_svm::{CSvcParams, DenseSigned, EpsSvrParams, SimplexSquaredHingeParams, SmoParams};
 use proptest::prelude::*;
 use rand::Rng;
 
@@ -22,7 +20,7 @@ proptest! {
         let m = svc.fit(k.as_ref(), &y).unwrap();
         prop_assert!(m.converged);
         let q = dense_q(&DenseSigned::new(k.as_ref(), 1.0, Some(&y)).unwrap());
-        let (viol, bx, eq) = kkt(&q, &vec![-1.0; n], &y, &vec![0.0; n], &vec![c; n], 0.0, &m.alpha);
+        let (viol, bx, eq) = kkt(&q, &Parts::csvc(&y, c), &m.alpha);
         prop_assert!(viol < tol + 1e-9, "violation {viol}");
         prop_assert!(bx <= 0.0 && eq < 1e-10);
         prop_assert!((viol - m.max_violation).abs() < 1e-8);
@@ -39,7 +37,7 @@ proptest! {
         prop_assume!(y2.iter().any(|&v| v > 0.0) && y2.iter().any(|&v| v < 0.0));
         let w = svc.fit_warm(k.as_ref(), &y2, &start).unwrap();
         let q2 = dense_q(&DenseSigned::new(k.as_ref(), 1.0, Some(&y2)).unwrap());
-        let (viol, bx, eq) = kkt(&q2, &vec![-1.0; n], &y2, &vec![0.0; n], &vec![c; n], 0.0, &w.alpha);
+        let (viol, bx, eq) = kkt(&q2, &Parts::csvc(&y2, c), &w.alpha);
         prop_assert!(viol < tol + 1e-9 && bx <= 0.0 && eq < 1e-10, "{viol} {bx} {eq}");
     }
 
@@ -57,13 +55,14 @@ proptest! {
         let tol = 1e-4;
         let smo = SmoParams::new().tol(tol).shrinking(shrinking).max_iter(200_000).check().unwrap();
         let warm: Vec<f64> = (0..n).map(|_| r.random_range(-3.0..3.0)).collect();
+        let parts = Parts { p, y: y.clone(), delta, lo, up };
         for start in [None, Some(warm.as_slice())] {
-            let sol = smo.solve(&q, &Problem { p: &p, y: &y, delta, lower: &lo, upper: &up }, start).unwrap();
+            let sol = parts.solve(&smo, &q, start).unwrap();
             // unbounded directions can make the problem unbounded below only if Q is
             // singular along them; PSD Gram with ≤ 4 features can be: accept non-convergence
             // only together with an honest flag.
             if sol.converged {
-                let (viol, bx, eq) = kkt(&dense_q(&q), &p, &y, &lo, &up, delta, &sol.alpha);
+                let (viol, bx, eq) = kkt(&dense_q(&q), &parts, &sol.alpha);
                 prop_assert!(viol < tol + 1e-7, "violation {viol}");
                 prop_assert!(bx <= 0.0 && eq < 1e-9 * (1.0 + delta.abs() + sol.alpha.iter().map(|a| a.abs()).sum::<f64>()), "{bx} {eq}");
             } else {
@@ -81,7 +80,7 @@ proptest! {
         let s = SimplexSquaredHingeParams::new(c).tol(tol).check().unwrap().fit(k.as_ref(), &[&y, &y2], &[0.5, 0.5]).unwrap();
         prop_assert!(s.converged);
         let qd = faer::Mat::from_fn(n, n, |i, j| k[(i, j)] * 0.5 * (y[i] * y[j] + y2[i] * y2[j]) + if i == j { 1.0 / c } else { 0.0 });
-        let (viol, bx, eq) = kkt(&qd, &vec![0.0; n], &vec![1.0; n], &vec![0.0; n], &vec![f64::INFINITY; n], 1.0, &s.alpha);
+        let (viol, bx, eq) = kkt(&qd, &Parts::simplex(n), &s.alpha);
         prop_assert!(viol < tol + 1e-9 && bx <= 0.0 && eq < 1e-12);
 
         let z: Vec<f64> = y.iter().map(|v| v + r.random_range(-0.3..0.3)).collect();

@@ -50,16 +50,14 @@ fn laplacian_svr_at_large_c_settles() {
     assert!(polished.objective - plain.objective <= slack);
     // Independent check on the n-variable form: G = Kβ − z, y = 1, box [−C, C].
     let q = dense_q(&DenseSigned::new(k.as_ref(), 1.0, None).unwrap());
-    let p: Vec<f64> = z.iter().map(|v| -v).collect();
-    let (viol, bx, eq) = kkt(
-        &q,
-        &p,
-        &vec![1.0; n],
-        &vec![-100.0; n],
-        &vec![100.0; n],
-        0.0,
-        &polished.coef,
-    );
+    let parts = Parts {
+        p: z.iter().map(|v| -v).collect(),
+        y: vec![1.0; n],
+        delta: 0.0,
+        lo: vec![-100.0; n],
+        up: vec![100.0; n],
+    };
+    let (viol, bx, eq) = kkt(&q, &parts, &polished.coef);
     assert!(viol < 1e-7 && bx <= 0.0 && eq < 1e-9, "{viol} {bx} {eq}");
     // f = Kβ + b on every point.
     for i in (0..n).step_by(17) {

@@ -3,8 +3,7 @@ mod common;
 use common::*;
 use mkc_core::ParamGuard;
 use mkc_svm::{
-    CSvcParams, DenseSigned, EpsSvrParams, Problem, SimplexSquaredHingeParams, SmoParams,
-    WithDiagonal,
+    CSvcParams, DenseSigned, EpsSvrParams, SimplexSquaredHingeParams, SmoParams, WithDiagonal,
 };
 
 fn tiny() -> mkc_svm::Smo {
@@ -27,15 +26,15 @@ fn csvc_matches_brute_force() {
                 .unwrap();
             assert!(model.converged);
             let q = dense_q(&DenseSigned::new(k.as_ref(), 1.0, Some(&y)).unwrap());
-            let p = vec![-1.0; n];
-            let (best, _) = brute_force(&q, &p, &y, &vec![0.0; n], &vec![c; n], 0.0);
+            let parts = Parts::csvc(&y, c);
+            let (best, _) = brute_force(&q, &parts);
             let ours = -model.objective;
             assert!(
                 (ours - best).abs() <= 1e-8 * (1.0 + best.abs()),
                 "n={n} C={c}: smo {ours} vs brute force {best}"
             );
             // Objective recomputed from α agrees with the reported one.
-            assert!((objective(&q, &p, &model.alpha) - ours).abs() < 1e-10);
+            assert!((objective(&q, &parts.p, &model.alpha) - ours).abs() < 1e-10);
         }
     }
 }
@@ -60,6 +59,13 @@ fn general_box_and_delta_match_brute_force() {
             .map(|(l, u)| l + (u - l) * r.random::<f64>())
             .collect();
         let delta: f64 = y.iter().zip(&a0).map(|(y, a)| y * a).sum();
+        let parts = Parts {
+            p,
+            y: y.clone(),
+            delta,
+            lo,
+            up,
+        };
         for (shrinking, polish) in [(true, false), (false, false), (true, true), (false, true)] {
             let smo = SmoParams::new()
                 .tol(1e-11)
@@ -67,28 +73,16 @@ fn general_box_and_delta_match_brute_force() {
                 .polish(polish)
                 .check()
                 .unwrap();
-            let sol = smo
-                .solve(
-                    &q,
-                    &Problem {
-                        p: &p,
-                        y: &y,
-                        delta,
-                        lower: &lo,
-                        upper: &up,
-                    },
-                    None,
-                )
-                .unwrap();
+            let sol = parts.solve(&smo, &q, None).unwrap();
             let qd = dense_q(&q);
-            let (best, _) = brute_force(&qd, &p, &y, &lo, &up, delta);
+            let (best, _) = brute_force(&qd, &parts);
             assert!(sol.converged);
             assert!(
                 (sol.objective - best).abs() <= 1e-8 * (1.0 + best.abs()),
                 "seed {seed}: {} vs {best}",
                 sol.objective
             );
-            let (viol, bx, eq) = kkt(&qd, &p, &y, &lo, &up, delta, &sol.alpha);
+            let (viol, bx, eq) = kkt(&qd, &parts, &sol.alpha);
             assert!(viol < 1e-9 && bx <= 0.0 && eq < 1e-11, "{viol} {bx} {eq}");
             settled += sol.polish_steps;
         }
@@ -116,14 +110,7 @@ fn simplex_dual_matches_brute_force() {
             k[(i, j)] * (mu[0] * y1[i] * y1[j] + mu[1] * y2[i] * y2[j])
                 + if i == j { 1.0 / c } else { 0.0 }
         });
-        let (best, _) = brute_force(
-            &qd,
-            &vec![0.0; n],
-            &vec![1.0; n],
-            &vec![0.0; n],
-            &vec![f64::INFINITY; n],
-            1.0,
-        );
+        let (best, _) = brute_force(&qd, &Parts::simplex(n));
         assert!(
             (-model.objective - best).abs() <= 1e-8 * (1.0 + best.abs()),
             "{} vs {best}",
@@ -169,13 +156,15 @@ fn svr_matches_brute_force() {
                 let (b, sb) = if j < n { (j, 1.0) } else { (j - n, -1.0) };
                 sa * sb * k[(a, b)] + if i == j { ridge } else { 0.0 }
             });
-            let p: Vec<f64> = z
-                .iter()
-                .map(|zi| eps - zi)
-                .chain(z.iter().map(|zi| eps + zi))
-                .collect();
             let y: Vec<f64> = (0..m).map(|i| if i < n { 1.0 } else { -1.0 }).collect();
-            let (best, _) = brute_force(&qd, &p, &y, &vec![0.0; m], &vec![c; m], 0.0);
+            let parts = Parts {
+                p: z.iter()
+                    .map(|zi| eps - zi)
+                    .chain(z.iter().map(|zi| eps + zi))
+                    .collect(),
+                ..Parts::csvc(&y, c)
+            };
+            let (best, _) = brute_force(&qd, &parts);
             assert!(
                 (-model.objective - best).abs() <= 1e-8 * (1.0 + best.abs()),
                 "ε = {eps}, polish {polish}: {} vs {best}",
@@ -204,22 +193,13 @@ fn with_diagonal_general_solver_matches_brute_force() {
     .unwrap();
     let p: Vec<f64> = (0..n).map(|_| r.random_range(-1.0..1.0)).collect();
     let y = random_labels(&mut r, n);
-    let lo = vec![0.0; n];
-    let up = vec![1.0; n];
-    let sol = tiny()
-        .solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &y,
-                delta: 0.5,
-                lower: &lo,
-                upper: &up,
-            },
-            None,
-        )
-        .unwrap();
-    let (best, _) = brute_force(&dense_q(&q), &p, &y, &lo, &up, 0.5);
+    let parts = Parts {
+        p,
+        delta: 0.5,
+        ..Parts::csvc(&y, 1.0)
+    };
+    let sol = parts.solve(&tiny(), &q, None).unwrap();
+    let (best, _) = brute_force(&dense_q(&q), &parts);
     assert!((sol.objective - best).abs() < 1e-8 * (1.0 + best.abs()));
 }
 

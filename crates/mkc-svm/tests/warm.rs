@@ -4,7 +4,7 @@ mod common;
 use common::*;
 use mkc_core::ParamGuard;
 use mkc_svm::{
-    CSvcParams, CheckedKernel, DenseSigned, Problem, SimplexSquaredHingeParams, SmoParams, SumOf,
+    CSvcParams, CheckedKernel, DenseSigned, SimplexSquaredHingeParams, SmoParams, SumOf,
 };
 
 #[test]
@@ -57,40 +57,20 @@ fn repair_moves_few_coordinates_toward_zero() {
     let k = faer::Mat::<f64>::identity(n, n);
     let q = DenseSigned::new(k.as_ref(), 1.0, None).unwrap();
     let y = [1.0, 1.0, 1.0, -1.0, -1.0, -1.0];
-    let (p, lo, up) = (vec![0.0; n], vec![0.0; n], vec![1.0; n]);
-    // yᵀα = 1.5 − 0.5 = 1.0; target 0: reduce α of the positives (toward zero), largest first.
-    let start = [1.0, 0.5, 0.0, 0.5, 0.0, 0.0];
+    let parts = Parts {
+        p: vec![0.0; n],
+        ..Parts::csvc(&y, 1.0)
+    };
     let smo = SmoParams::new().max_iter(1).check().unwrap();
-    let sol = smo
-        .solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &y,
-                delta: 0.0,
-                lower: &lo,
-                upper: &up,
-            },
-            Some(&start),
-        )
-        .unwrap();
-    assert_eq!(sol.repaired, 1, "only α_0 moves: {:?}", sol.alpha);
-    // a start outside the box is clipped first
-    let start = [2.0, 0.0, 0.0, 1.0, 0.0, 0.0];
-    let sol = smo
-        .solve(
-            &q,
-            &Problem {
-                p: &p,
-                y: &y,
-                delta: 0.0,
-                lower: &lo,
-                upper: &up,
-            },
-            Some(&start),
-        )
-        .unwrap();
-    assert_eq!(sol.repaired, 1);
+    // yᵀα = 1.5 − 0.5 = 1.0; target 0: reduce α of the positives (toward zero), largest
+    // first: only α_0 moves. A start outside the box is clipped first.
+    for start in [
+        [1.0, 0.5, 0.0, 0.5, 0.0, 0.0],
+        [2.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+    ] {
+        let sol = parts.solve(&smo, &q, Some(&start)).unwrap();
+        assert_eq!(sol.repaired, 1, "start {start:?}: {:?}", sol.alpha);
+    }
 }
 
 #[test]
@@ -160,19 +140,16 @@ fn shrinking_and_cache_do_not_change_the_optimum() {
     let mut r = rng(12);
     let (k, y) = random_rbf(&mut r, 400, 3, 2.0);
     for c in [0.5, 20.0] {
-        let on = CSvcParams::new(c)
-            .tol(1e-8)
-            .check()
-            .unwrap()
-            .fit(k.as_ref(), &y)
-            .unwrap();
-        let off = CSvcParams::new(c)
-            .tol(1e-8)
-            .shrinking(false)
-            .check()
-            .unwrap()
-            .fit(k.as_ref(), &y)
-            .unwrap();
+        let fit = |shrinking| {
+            CSvcParams::new(c)
+                .tol(1e-8)
+                .shrinking(shrinking)
+                .check()
+                .unwrap()
+                .fit(k.as_ref(), &y)
+                .unwrap()
+        };
+        let (on, off) = (fit(true), fit(false));
         assert!(on.converged && off.converged);
         assert!((on.objective - off.objective).abs() < 1e-9 * (1.0 + on.objective.abs()));
         assert!((on.b - off.b).abs() < 1e-5);

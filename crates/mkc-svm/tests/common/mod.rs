@@ -3,7 +3,7 @@
 #![allow(dead_code, clippy::needless_range_loop)]
 
 use faer::Mat;
-use mkc_svm::QMatrix;
+use mkc_svm::{Problem, QMatrix, Smo, SmoSolution};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -70,16 +70,73 @@ pub fn objective(q: &Mat<f64>, p: &[f64], a: &[f64]) -> f64 {
     s
 }
 
-/// Independent KKT check: returns (max violation m − M, box violation, equality residual).
-pub fn kkt(
-    q: &Mat<f64>,
-    p: &[f64],
-    y: &[f64],
-    lo: &[f64],
-    up: &[f64],
-    delta: f64,
-    a: &[f64],
-) -> (f64, f64, f64) {
+/// The data of `min ½αᵀQα + pᵀα, yᵀα = Δ, l ≤ α ≤ u` apart from Q, owned, so that
+/// tests can build, vary and pass them around.
+#[derive(Clone, Debug)]
+pub struct Parts {
+    pub p: Vec<f64>,
+    pub y: Vec<f64>,
+    pub delta: f64,
+    pub lo: Vec<f64>,
+    pub up: Vec<f64>,
+}
+
+impl Parts {
+    /// The C-SVC dual: p = −1, 0 ≤ α ≤ C, yᵀα = 0.
+    pub fn csvc(y: &[f64], c: f64) -> Self {
+        let n = y.len();
+        Parts {
+            p: vec![-1.0; n],
+            y: y.to_vec(),
+            delta: 0.0,
+            lo: vec![0.0; n],
+            up: vec![c; n],
+        }
+    }
+
+    /// The simplex: p = 0, α ≥ 0, Σα = 1.
+    pub fn simplex(n: usize) -> Self {
+        Parts {
+            p: vec![0.0; n],
+            y: vec![1.0; n],
+            delta: 1.0,
+            lo: vec![0.0; n],
+            up: vec![f64::INFINITY; n],
+        }
+    }
+
+    /// The borrowed form the solver takes.
+    pub fn problem(&self) -> Problem<'_> {
+        Problem {
+            p: &self.p,
+            y: &self.y,
+            delta: self.delta,
+            lower: &self.lo,
+            upper: &self.up,
+        }
+    }
+
+    /// `smo.solve(q, problem, start)`.
+    pub fn solve<Q: QMatrix + ?Sized>(
+        &self,
+        smo: &Smo,
+        q: &Q,
+        start: Option<&[f64]>,
+    ) -> mkc_core::Result<SmoSolution> {
+        smo.solve(q, &self.problem(), start)
+    }
+}
+
+/// Independent KKT check: returns (max violation max(0, m − M), box violation, equality
+/// residual).
+pub fn kkt(q: &Mat<f64>, parts: &Parts, a: &[f64]) -> (f64, f64, f64) {
+    let Parts {
+        p,
+        y,
+        delta,
+        lo,
+        up,
+    } = parts;
     let n = a.len();
     let g: Vec<f64> = (0..n)
         .map(|i| p[i] + (0..n).map(|j| q[(i, j)] * a[j]).sum::<f64>())
@@ -105,8 +162,9 @@ pub fn kkt(
             m_low = m_low.max(y[t] * g[t]);
         }
     }
+    // the solver reports max(0, m − M): a strictly optimal point has violation 0
     let viol = if m_up.is_finite() && m_low.is_finite() {
-        m_up + m_low
+        (m_up + m_low).max(0.0)
     } else {
         0.0
     };
@@ -146,14 +204,14 @@ fn solve_dense(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
 /// definite Q: enumerate every assignment of each variable to {lower, upper, free},
 /// solve the equality-constrained KKT system on the free set, keep the best feasible
 /// point. (For PD Q the optimum is the face minimiser of its own face.)
-pub fn brute_force(
-    q: &Mat<f64>,
-    p: &[f64],
-    y: &[f64],
-    lo: &[f64],
-    up: &[f64],
-    delta: f64,
-) -> (f64, Vec<f64>) {
+pub fn brute_force(q: &Mat<f64>, parts: &Parts) -> (f64, Vec<f64>) {
+    let Parts {
+        p,
+        y,
+        delta,
+        lo,
+        up,
+    } = parts;
     let n = p.len();
     let mut best = (f64::INFINITY, vec![]);
     let mut code = vec![0u8; n]; // 0 free, 1 lower, 2 upper
