@@ -25,6 +25,14 @@
 //! let methods: Vec<Box<dyn DynClusterer>> = vec![
 //!     Box::new(KernelKMeansParams::new()),
 //!     Box::new(SpectralParams::new()),
+//!     Box::new(SimpleMkkmParams::new()),
+//!     Box::new(MkkmParams::new()),
+//!     Box::new(GumklParams::new()),
+//!     Box::new(MvkkmParams::new()),
+//!     Box::new(RmkcParams::new()),
+//!     Box::new(IterSvrParams::new()),
+//!     Box::new(LgmmcParams::new()),
+//!     Box::new(ScmkParams::new()),
 //! ];
 //! for m in &methods {
 //!     let fit = m.fit_dyn(&data, 2, 42)?;
@@ -44,8 +52,8 @@
 
 pub use mkc_core as core;
 pub use mkc_core::{
-    Clusterer, Clustering, Diagnostics, DynClusterer, Error, KernelSet, KernelWeights,
-    ParamGuard, Result, Timings, WeightConstraint,
+    Clusterer, Clustering, Diagnostics, DynClusterer, Error, KernelSet, KernelWeights, ParamGuard,
+    Result, Timings, WeightConstraint,
 };
 pub use mkc_data as data;
 pub use mkc_kernels as kernels;
@@ -70,5 +78,15 @@ pub use mkc_simplemkkm as simplemkkm;
 pub mod prelude {
     pub use faer::Mat;
     pub use mkc_core::prelude::*;
+    #[cfg(feature = "gumkl")]
+    pub use mkc_gumkl::prelude::*;
     pub use mkc_kmeans::prelude::*;
+    #[cfg(feature = "lgmmc")]
+    pub use mkc_lgmmc::prelude::*;
+    #[cfg(feature = "rmkc")]
+    pub use mkc_rmkc::prelude::*;
+    #[cfg(feature = "scmk")]
+    pub use mkc_scmk::prelude::*;
+    #[cfg(feature = "simplemkkm")]
+    pub use mkc_simplemkkm::prelude::*;
 }
