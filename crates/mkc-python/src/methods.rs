@@ -204,6 +204,7 @@ fn constraint_name(c: &WeightConstraint) -> String {
 fn fitted_to_py<'py>(
     py: Python<'py>,
     c: Clustering<DiagnosticList>,
+    validate: f64,
     copies: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
@@ -230,6 +231,7 @@ fn fitted_to_py<'py>(
     d.set_item("diagnostics", diag)?;
     let timings = PyDict::new(py);
     timings.set_item("wall", c.timings.wall())?;
+    timings.set_item("validate", validate)?;
     for &(phase, s) in c.timings.phases() {
         timings.set_item(phase, s)?;
     }
@@ -262,8 +264,9 @@ fn kernel_set<'a>(
 /// Arrays are read in place (no copy) when C- or Fortran-contiguous; the GIL is
 /// released while the kernels are validated and the method runs. Returns a dict with
 /// `labels`, `n_clusters`, `kernel_weights`, `weight_constraint`, `objective`,
-/// `n_iter`, `converged`, `diagnostics`, `timings` (seconds: `wall` and each phase)
-/// and `copied_arrays` (how many inputs had to be copied).
+/// `n_iter`, `converged`, `diagnostics`, `timings` (seconds: `wall` of the fit, each
+/// phase, and `validate`, the kernel set's checks before it) and `copied_arrays` (how
+/// many inputs had to be copied).
 #[pyfunction]
 #[pyo3(signature = (method, params, kernels, features, n_clusters, seed))]
 pub fn fit<'py>(
@@ -294,6 +297,12 @@ pub fn fit<'py>(
     let copies = ks.iter().chain(&x).filter(|m| !m.is_view()).count();
     let refs: Vec<_> = ks.iter().map(Matrix::as_mat).collect();
     let xref = x.as_ref().map(Matrix::as_mat);
-    let fitted = py.detach(|| kernel_set(refs, xref).and_then(|s| model.fit_dyn(&s, k, seed)));
-    fitted_to_py(py, fitted.py()?, copies)
+    let fitted = py.detach(|| {
+        let t0 = std::time::Instant::now();
+        let set = kernel_set(refs, xref)?;
+        let validate = t0.elapsed().as_secs_f64();
+        model.fit_dyn(&set, k, seed).map(|c| (c, validate))
+    });
+    let (c, validate) = fitted.py()?;
+    fitted_to_py(py, c, validate, copies)
 }

@@ -146,7 +146,8 @@ def _fitted_doc():
     diagnostics_ : dict
         Method-specific counts and values (name -> float).
     timings_ : dict
-        Wall-clock seconds of the Rust fit: ``"wall"`` and one entry per phase.
+        Wall-clock seconds of the Rust fit: ``"wall"``, one entry per phase, and
+        ``"validate"`` (checking the kernels and features once, before the fit).
     seed_ : int
         The u64 seed the fit used (see ``random_state``).
     """
