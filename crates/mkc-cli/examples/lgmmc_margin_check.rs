@@ -21,12 +21,13 @@
 //! `c=0.1,10` sets the C values.
 //!
 //! ```text
-//! MKC_DATA_DIR=../shared/data cargo run --release -p mkc-cli --example lgmmc_margin_check -- lamda-clean1 0.3
-//! MKC_DATA_DIR=../shared/data cargo run --release -p mkc-cli --example lgmmc_margin_check -- letter-ab 0.03 start
+//! MKC_DATA_DIR=<data directory> cargo run --release -p mkc-cli --example lgmmc_margin_check -- lamda-clean1 0.3
+//! MKC_DATA_DIR=<data directory> cargo run --release -p mkc-cli --example lgmmc_margin_check -- letter-ab 0.03 start
 //! ```
 use faer::Mat;
-use mkc_core::ParamGuard;
-use mkc_lgmmc::{Balance, LgmmcParams};
+use mkc_core::{Clustering, ParamGuard};
+use mkc_lgmmc::prelude::{Clusterer, KernelSet};
+use mkc_lgmmc::{Balance, LgmmcDiagnostics, LgmmcParams, LgmmcPath};
 use mkc_svm::SimplexSquaredHingeParams;
 use std::error::Error;
 use std::path::{Path, PathBuf};
@@ -91,11 +92,19 @@ fn main() -> Result<(), Box<dyn Error>> {
                     .initial_labels(start)
                     .refine_steps(refine)
                     .max_iter(rounds)
-                    .tol(tol)
-                    .check()?;
+                    .tol(tol);
+                let one = [k.as_ref()];
                 Ok(match (ki, loaded.features.as_ref()) {
-                    (0, Some(x)) => params.fit_linear(x.as_ref())?,
-                    _ => params.fit_kernel(k.as_ref())?,
+                    (0, Some(x)) => params.path(LgmmcPath::Linear).fit(
+                        &KernelSet::from_features(x.as_ref())?,
+                        2,
+                        0,
+                    )?,
+                    _ => params.path(LgmmcPath::Kernel).fit(
+                        &KernelSet::from_refs(one.to_vec())?,
+                        2,
+                        0,
+                    )?,
                 })
             };
             let error = |labels: &[f64]| {
@@ -108,11 +117,11 @@ fn main() -> Result<(), Box<dyn Error>> {
             if from_truth && truth.iter().sum::<f64>().abs() <= balance * n as f64 {
                 let alt = run(Some(truth.clone()))?;
                 let last =
-                    |f: &mkc_lgmmc::LgmmcFit| f.objective_trace.last().copied().unwrap_or(f64::NAN);
+                    |f: &Clustering<LgmmcDiagnostics>| f.final_objective().unwrap_or(f64::NAN);
                 println!(
                     "  {} C={c}: default start: error {err:.2}%, eq. (7) {:.6e} ({} rounds, {:?}); from the classes: error {:.2}%, eq. (7) {:.6e} ({} rounds, {:?})",
-                    loaded.names[ki], last(&fit), fit.rounds, fit.stop,
-                    error(&signs(&alt.labels)), last(&alt), alt.rounds, alt.stop,
+                    loaded.names[ki], last(&fit), fit.iterations, fit.diagnostics.stop,
+                    error(&signs(&alt.labels)), last(&alt), alt.iterations, alt.diagnostics.stop,
                 );
                 continue;
             }
