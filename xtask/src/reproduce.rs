@@ -6,13 +6,16 @@
 //! `results/quick/<name>.md`; `--full` follows the paper's protocol and writes
 //! `results/<name>.md`. Figures go beside the Markdown, run records to
 //! `results/runs/<name>.jsonl` (git-ignored). Datasets are read from `--data-dir`, else
-//! `$MKC_DATA_DIR`, else `./data`; absent datasets give "data missing" rows.
+//! `$MKC_DATA_DIR`, else `./data`. A reproduction never replaces results by "data
+//! missing": a table with a row that has results in the file on disk but no data here
+//! is left as it is, and the run says which and what `mkc datasets fetch` gets the data
+//! (rows without results anywhere are written as "data missing").
 //! `--resume` continues an interrupted run from its records (records are appended per
 //! dataset as soon as it is done); `--recorded-only` renders what is on record without
 //! running anything.
 
 use mkc_experiments::registry::RegistrySource;
-use mkc_experiments::reproduce::{reproduce, Reproduce};
+use mkc_experiments::reproduce::{output_path, reproduce, Reproduce};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -50,6 +53,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     let root = workspace_root();
     let profile = if args.full { "full" } else { "quick" };
     let source = RegistrySource::new(args.data_dir.as_deref())?;
+    let cli_dir = args.data_dir.is_some();
     eprintln!(
         "reproduce --{profile}: data directory {}",
         source.dir.root.display()
@@ -74,6 +78,12 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         for w in &r.written {
             eprintln!("wrote {}", w.strip_prefix(&root).unwrap_or(w).display());
         }
+        for k in &r.kept {
+            eprintln!(
+                "{}",
+                kept_line(&r.name, profile, k, &source.dir.root, cli_dir)
+            );
+        }
         eprintln!(
             "{}: {:.1} s{}",
             r.name,
@@ -87,4 +97,86 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     }
     eprintln!("total {:.1} s", t0.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// What a kept table means: which file, which rows, and the command that fetches them.
+fn kept_line(
+    name: &str,
+    profile: &str,
+    k: &mkc_experiments::reproduce::KeptTable,
+    data_dir: &Path,
+    cli_dir: bool,
+) -> String {
+    let file = output_path(Path::new("results"), profile, name);
+    let flag = if cli_dir {
+        format!(" --data-dir {}", data_dir.display())
+    } else {
+        String::new()
+    };
+    format!(
+        "left table `{}` of {} as it is: {} ha{} results there but no data in {} \
+         (`mkc datasets fetch {}{flag}` gets it)",
+        k.table,
+        file.display(),
+        k.rows.join(", "),
+        if k.rows.len() == 1 { "s" } else { "ve" },
+        data_dir.display(),
+        k.datasets.join(" "),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A quick reproduction with an empty data directory leaves every committed results
+    /// file as it is, draws no figure, and says which tables it left alone.
+    #[test]
+    fn missing_data_never_replaces_committed_results() {
+        let root = workspace_root();
+        let tmp = std::env::temp_dir().join(format!("mkc-xtask-keep-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&tmp);
+        let (empty, results) = (tmp.join("data"), tmp.join("results"));
+        std::fs::create_dir_all(results.join("quick")).unwrap();
+        std::fs::create_dir_all(&empty).unwrap();
+        let committed = root.join("results/quick");
+        let mut files = Vec::new();
+        for e in std::fs::read_dir(&committed).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "md") {
+                let name = p.file_name().unwrap().to_owned();
+                std::fs::copy(&p, results.join("quick").join(&name)).unwrap();
+                files.push(name);
+            }
+        }
+        assert!(!files.is_empty());
+        let source = RegistrySource::new(Some(&empty)).unwrap();
+        let out = reproduce(&Reproduce {
+            configs: root.join("configs"),
+            results: results.clone(),
+            profile: "quick".into(),
+            select: vec![],
+            source: &source,
+            write: true,
+            progress: false,
+            resume: false,
+            recorded_only: false,
+        })
+        .unwrap();
+        for name in &files {
+            let now = std::fs::read_to_string(results.join("quick").join(name)).unwrap();
+            let then = std::fs::read_to_string(committed.join(name)).unwrap();
+            assert!(now == then, "{name:?} changed");
+        }
+        for r in &out {
+            assert!(r.written.is_empty(), "{}: wrote {:?}", r.name, r.written);
+            assert!(!r.kept.is_empty(), "{}: no table kept", r.name);
+            let line = kept_line(&r.name, "quick", &r.kept[0], &empty, true);
+            assert!(
+                line.contains("`mkc datasets fetch ") && line.contains("--data-dir"),
+                "{line}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
 }

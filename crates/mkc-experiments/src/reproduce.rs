@@ -77,6 +77,9 @@ pub struct Reproduced {
     pub markdown: String,
     /// Files written.
     pub written: Vec<PathBuf>,
+    /// Tables left as they are in the results file (rows there have results, their data
+    /// is missing here).
+    pub kept: Vec<KeptTable>,
 }
 
 /// The Markdown file of a config (`results/<name>.md` or `results/<profile>/<name>.md`).
@@ -160,6 +163,7 @@ pub fn reproduce(r: &Reproduce<'_>) -> Result<Vec<Reproduced>> {
         let report = run_plan(&plan, &opts)?;
         let markdown = render(&report, RenderOptions { timings: false });
         let mut written = Vec::new();
+        let mut kept = Vec::new();
         if r.write {
             let file_name = if partial {
                 format!("{name}.{}", only.join("."))
@@ -178,16 +182,147 @@ pub fn reproduce(r: &Reproduce<'_>) -> Result<Vec<Reproduced>> {
                     timings: r.profile == "full",
                 },
             );
-            std::fs::write(&md_path, format!("{text}\n")).map_err(|e| Error::io(&md_path, e))?;
-            written.push(md_path);
-            written.extend(crate::figure::draw_all(&report, &dir)?);
+            let old = std::fs::read_to_string(&md_path).ok();
+            let (text, k, drawn) = keep_results(&report, old.as_deref(), &format!("{text}\n"));
+            if old.as_deref() != Some(text.as_str()) {
+                std::fs::write(&md_path, text).map_err(|e| Error::io(&md_path, e))?;
+                written.push(md_path);
+            }
+            kept = k;
+            written.extend(crate::figure::draw_all(&drawn, &dir)?);
         }
         out.push(Reproduced {
             name,
             report,
             markdown,
             written,
+            kept,
         });
     }
     Ok(out)
+}
+
+/// A table left as it is in its results file: these rows have results there but no
+/// data in this data directory, and a reproduction never replaces results by "data
+/// missing".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptTable {
+    /// Table id.
+    pub table: String,
+    /// Row labels (as the file shows them).
+    pub rows: Vec<String>,
+    /// Their registry names (what `mkc datasets fetch` takes).
+    pub datasets: Vec<String>,
+}
+
+/// The byte range of the section `## {title}` of `md`: to the next heading of one of
+/// `titles`, the closing wall-clock line, or the end.
+fn section(md: &str, title: &str, titles: &[&str]) -> Option<std::ops::Range<usize>> {
+    let mut start = None;
+    let mut pos = 0;
+    for line in md.split_inclusive('\n') {
+        let l = line.trim_end();
+        match start {
+            None if l.strip_prefix("## ") == Some(title) => start = Some(pos),
+            Some(s)
+                if l.strip_prefix("## ").is_some_and(|t| titles.contains(&t))
+                    || l.starts_with("Wall-clock time of this reproduction") =>
+            {
+                return Some(s..pos)
+            }
+            _ => {}
+        }
+        pos += line.len();
+    }
+    start.map(|s| s..md.len())
+}
+
+/// Whether a Markdown table row of `label` in `section` shows results.
+fn has_results(section: &str, label: &str) -> bool {
+    let head = format!("| {label} |");
+    section
+        .lines()
+        .any(|l| l.starts_with(&head) && !l.contains("data missing"))
+}
+
+/// The text to write for a results file whose current content is `old`: `new`, except
+/// that every table with a row that has results in `old` and no data now keeps its
+/// section of `old`. Returns the text, the kept tables, and the report of the tables
+/// that were written (for their figures).
+pub fn keep_results(
+    report: &Report,
+    old: Option<&str>,
+    new: &str,
+) -> (String, Vec<KeptTable>, Report) {
+    let titles: Vec<&str> = report
+        .plan
+        .tables
+        .iter()
+        .map(|t| t.title.as_str())
+        .collect();
+    let mut text = new.to_string();
+    let mut kept = Vec::new();
+    let mut drawn = report.clone();
+    for (t, tr) in report.plan.tables.iter().zip(&report.tables) {
+        let Some(old_range) = old.and_then(|o| section(o, &t.title, &titles)) else {
+            continue;
+        };
+        let old_sec = &old.unwrap_or_default()[old_range];
+        let (mut rows, mut datasets) = (Vec::new(), Vec::new());
+        for row in &tr.rows {
+            if !matches!(row.result, Err(crate::dataset::Unavailable::Missing(_))) {
+                continue;
+            }
+            let d = report.plan.datasets.get(&row.key);
+            let label = d
+                .and_then(|d| d.label.clone())
+                .unwrap_or_else(|| row.key.clone());
+            if has_results(old_sec, &label) {
+                rows.push(label);
+                let name = d
+                    .and_then(|d| d.source.clone())
+                    .unwrap_or_else(|| row.key.clone());
+                if !datasets.contains(&name) {
+                    datasets.push(name);
+                }
+            }
+        }
+        let Some(new_range) = section(&text, &t.title, &titles).filter(|_| !rows.is_empty()) else {
+            continue;
+        };
+        text.replace_range(new_range, old_sec);
+        drawn.tables.retain(|x| x.id != t.id);
+        drawn.plan.tables.retain(|x| x.id != t.id);
+        kept.push(KeptTable {
+            table: t.id.clone(),
+            rows,
+            datasets,
+        });
+    }
+    (text, kept, drawn)
+}
+
+#[cfg(test)]
+mod keep_tests {
+    use super::{has_results, section};
+
+    const MD: &str = "# T\n\nintro\n\n## Table A\n\n| Dataset | n | X |\n| --- | ---: | --- |\n| Iono | 351 | 70.00 ± 1.00 |\n| Flo17 | — | data missing: `f` |\n\n## Table B\n\nb\n\nWall-clock time of this reproduction: 1.0 s.\n";
+
+    #[test]
+    fn sections_end_at_the_next_table_or_the_time_line() {
+        let titles = ["Table A", "Table B"];
+        let a = section(MD, "Table A", &titles).unwrap();
+        assert!(MD[a.clone()].starts_with("## Table A\n") && MD[a].ends_with("`f` |\n\n"));
+        let b = section(MD, "Table B", &titles).unwrap();
+        assert_eq!(&MD[b], "## Table B\n\nb\n\n");
+        assert_eq!(section(MD, "Table C", &titles), None);
+    }
+
+    #[test]
+    fn a_row_has_results_unless_it_says_data_missing() {
+        assert!(has_results(MD, "Iono"));
+        assert!(!has_results(MD, "Flo17"));
+        assert!(!has_results(MD, "Flo"), "whole labels only");
+        assert!(!has_results(MD, "Cal-5"));
+    }
 }
