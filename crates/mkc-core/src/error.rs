@@ -200,7 +200,8 @@ macro_rules! mkc_bail {
 #[macro_export]
 macro_rules! mkc_ensure {
     ($cond:expr, $($rest:tt)+) => {
-        if !($cond) {
+        let holds: bool = $cond;
+        if !holds {
             $crate::mkc_bail!($($rest)+);
         }
     };
