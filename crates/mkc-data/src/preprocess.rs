@@ -1,11 +1,21 @@
 //! Feature preprocessing used by the papers' pipelines (applied per view for
-//! multi-view data).
+//! multi-view data). This module is the one place features are scaled: the registry's
+//! `preprocess` steps ([`apply`]) and the experiments' recipes (`scale = "minmax" |
+//! "symmetric" | "zscore"`) both call [`min_max`] and [`z_score`].
 //!
 //! Choices the papers leave open, fixed here:
 //! - min-max scaling maps a *constant* column to 0 (MATLAB's `(x-min)/(max-min)` would
 //!   give NaN; the LAMDA files hold 0 there);
-//! - z-score uses the sample standard deviation (n − 1), as MATLAB's `zscore` and the
-//!   RMKKM `_zscore_uni` files; a constant column becomes 0;
+//! - z-score centres each column on its mean and divides by its standard deviation,
+//!   with the divisor stated by [`StdDev`]: the registry step `z_score` uses the
+//!   sample standard deviation (n − 1), as MATLAB's `zscore` and the RMKKM
+//!   `_zscore_uni` files; the experiments' recipes (`scale = "zscore"`) use the
+//!   population standard deviation (n), as they always have. The two differ by the
+//!   factor sqrt(n / (n − 1)), the same for every column. A constant column (standard
+//!   deviation 0, or a single sample with [`StdDev::Sample`]) becomes 0;
+//! - both scalings expect finite input (a column holding NaN becomes 0 under
+//!   z-score and stays NaN where it was NaN under min-max; the registry imputes or
+//!   rejects missing values before any step);
 //! - unit-length rows leave an all-zero row at zero;
 //! - one-hot replaces each listed column, in place, by one indicator column per
 //!   distinct value (ascending), so the other columns keep their relative order;
@@ -27,7 +37,8 @@ pub enum Preprocess {
     /// Each column min-max scaled to [−1, 1] (LG-MMC's `normalization.m`).
     #[serde(rename = "min_max_pm1")]
     MinMaxPm1,
-    /// Each column centred and divided by its sample standard deviation.
+    /// Each column centred and divided by its sample standard deviation
+    /// ([`StdDev::Sample`], MATLAB's `zscore`).
     ZScore,
     /// Each row divided by its Euclidean norm.
     UnitRows,
@@ -40,7 +51,7 @@ pub fn apply(m: &Mat<f64>, step: Preprocess, one_hot_columns: &[usize]) -> Resul
         Preprocess::OneHot => return one_hot(m, one_hot_columns),
         Preprocess::MinMax01 => min_max(&mut out, 0.0, 1.0),
         Preprocess::MinMaxPm1 => min_max(&mut out, -1.0, 1.0),
-        Preprocess::ZScore => z_score(&mut out),
+        Preprocess::ZScore => z_score(&mut out, StdDev::Sample),
         Preprocess::UnitRows => unit_rows(&mut out),
     }
     Ok(out)
@@ -66,20 +77,35 @@ pub fn min_max(m: &mut Mat<f64>, lo: f64, hi: f64) {
     }
 }
 
-/// Centre every column and divide by its sample standard deviation (n − 1).
-pub fn z_score(m: &mut Mat<f64>) {
+/// The standard deviation [`z_score`] divides by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StdDev {
+    /// sqrt(Σ (x − x̄)² / n): the experiments' recipes (`scale = "zscore"`).
+    Population,
+    /// sqrt(Σ (x − x̄)² / (n − 1)): MATLAB's `zscore`, the registry step `z_score`.
+    Sample,
+}
+
+/// Centre every column on its mean and divide by its standard deviation (`sd` says
+/// which); a constant column, or one whose deviation is undefined (one sample with
+/// [`StdDev::Sample`]), becomes 0.
+pub fn z_score(m: &mut Mat<f64>, sd: StdDev) {
     let n = m.nrows();
     if n == 0 {
         return;
     }
+    let divisor = match sd {
+        StdDev::Population => n,
+        StdDev::Sample => n - 1,
+    };
     for j in 0..m.ncols() {
         let mean = m.col(j).iter().sum::<f64>() / n as f64;
-        let var = if n > 1 {
+        let var = if divisor > 0 {
             m.col(j)
                 .iter()
                 .map(|v| (v - mean) * (v - mean))
                 .sum::<f64>()
-                / (n - 1) as f64
+                / divisor as f64
         } else {
             0.0
         };
@@ -181,6 +207,15 @@ mod tests {
         assert!(
             (z[(0, 0)] + 1.0).abs() < 1e-12 && (z[(1, 0)] - 1.0).abs() < 1e-12 && z[(0, 1)] == 0.0
         );
+        // population vs sample deviation: the same column, scaled by sqrt(n / (n − 1))
+        let mut zp = m.clone();
+        z_score(&mut zp, StdDev::Population);
+        let f = (3.0f64 / 2.0).sqrt();
+        assert!((zp[(0, 0)] + f).abs() < 1e-12 && (zp[(1, 0)] - f).abs() < 1e-12);
+        assert_eq!((zp[(2, 0)], zp[(0, 1)]), (0.0, 0.0));
+        let mut one = Mat::from_fn(1, 1, |_, _| 4.0);
+        z_score(&mut one, StdDev::Sample);
+        assert_eq!(one[(0, 0)], 0.0);
         let u = apply(&m, Preprocess::UnitRows, &[]).unwrap();
         assert!(((u[(0, 0)].powi(2) + u[(0, 1)].powi(2)) - 1.0).abs() < 1e-12);
         let h = one_hot(&m, &[0]).unwrap();

@@ -5,37 +5,18 @@
 use crate::config::{KernelEntry, KernelKind, NormalizeStep, Recipe, Scale};
 use faer::Mat;
 use mkc_core::{Error, Result};
+use mkc_data::preprocess::{self, StdDev};
 use mkc_kernels::{KernelFn, Normalization};
 
-/// Scale each column of `x` in place (constant columns become 0).
+/// Scale each column of `x` in place, through [`mkc_data::preprocess`] (constant
+/// columns become 0; z-score divides by the population standard deviation, see
+/// [`StdDev::Population`]).
 pub fn scale_features(x: &mut Mat<f64>, scale: Scale) {
-    if scale == Scale::None {
-        return;
-    }
-    let n = x.nrows();
-    for j in 0..x.ncols() {
-        let col = x.col(j);
-        let (mut lo, mut hi, mut sum) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
-        for i in 0..n {
-            let v = col[i];
-            lo = lo.min(v);
-            hi = hi.max(v);
-            sum += v;
-        }
-        let mean = sum / n as f64;
-        let sd = (col.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n as f64).sqrt();
-        let range = hi - lo;
-        let mut colm = x.col_mut(j);
-        for i in 0..n {
-            let v = colm[i];
-            colm[i] = match scale {
-                Scale::None => v,
-                Scale::Minmax if range > 0.0 => (v - lo) / range,
-                Scale::Symmetric if range > 0.0 => 2.0 * (v - lo) / range - 1.0,
-                Scale::Zscore if sd > 0.0 => (v - mean) / sd,
-                _ => 0.0,
-            };
-        }
+    match scale {
+        Scale::None => {}
+        Scale::Minmax => preprocess::min_max(x, 0.0, 1.0),
+        Scale::Symmetric => preprocess::min_max(x, -1.0, 1.0),
+        Scale::Zscore => preprocess::z_score(x, StdDev::Population),
     }
 }
 
@@ -203,4 +184,35 @@ pub fn build_kernels(
     }
     normalize_all(&mut kernels, &recipe.normalize)?;
     Ok((kernels, names))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scale_features_conventions() {
+        // column 0: 1, 2, 3 (mean 2, population sd sqrt(2/3)); column 1 constant
+        let x = Mat::from_fn(3, 2, |i, j| if j == 0 { (i + 1) as f64 } else { 7.0 });
+        let run = |s| {
+            let mut y = x.clone();
+            scale_features(&mut y, s);
+            y
+        };
+        assert_eq!(run(Scale::None), x);
+        let m = run(Scale::Minmax);
+        assert_eq!(
+            (m[(0, 0)], m[(1, 0)], m[(2, 0)], m[(1, 1)]),
+            (0.0, 0.5, 1.0, 0.0)
+        );
+        let s = run(Scale::Symmetric);
+        assert_eq!(
+            (s[(0, 0)], s[(1, 0)], s[(2, 0)], s[(1, 1)]),
+            (-1.0, 0.0, 1.0, 0.0)
+        );
+        let z = run(Scale::Zscore);
+        let f = 1.5f64.sqrt();
+        assert!((z[(0, 0)] + f).abs() < 1e-15 && (z[(2, 0)] - f).abs() < 1e-15);
+        assert_eq!((z[(1, 0)], z[(0, 1)]), (0.0, 0.0));
+    }
 }
