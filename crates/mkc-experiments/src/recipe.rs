@@ -6,7 +6,7 @@ use crate::config::{KernelEntry, KernelKind, NormalizeStep, Recipe, Scale};
 use faer::Mat;
 use mkc_core::{Error, Result};
 use mkc_data::preprocess::{self, StdDev};
-use mkc_kernels::{KernelFn, Normalization};
+use mkc_kernels::{width, KernelFn, Normalization, Width};
 
 /// Scale each column of `x` in place, through [`mkc_data::preprocess`] (constant
 /// columns become 0; z-score divides by the population standard deviation, see
@@ -18,23 +18,6 @@ pub fn scale_features(x: &mut Mat<f64>, scale: Scale) {
         Scale::Symmetric => preprocess::min_max(x, -1.0, 1.0),
         Scale::Zscore => preprocess::z_score(x, StdDev::Population),
     }
-}
-
-/// Median of the pairwise (off-diagonal, i < j) distances, from squared distances.
-fn median_distance(d2: &Mat<f64>) -> f64 {
-    let n = d2.nrows();
-    let mut v: Vec<f64> = Vec::with_capacity(n * (n - 1) / 2);
-    for j in 0..n {
-        for i in 0..j {
-            v.push(d2[(i, j)].max(0.0).sqrt());
-        }
-    }
-    if v.is_empty() {
-        return 0.0;
-    }
-    let mid = v.len() / 2;
-    let (_, m, _) = v.select_nth_unstable_by(mid, f64::total_cmp);
-    *m
 }
 
 /// exp(−d2 / scale) elementwise (symmetric by construction).
@@ -117,24 +100,24 @@ fn entry_kernels(
             } else {
                 ("", &[])
             };
-            let median = if e.sigma_median_ratio.is_some() {
-                median_distance(d)
+            let widths: Vec<Width> = values
+                .iter()
+                .map(|&f| match rule {
+                    "·range" => Width::RangeFraction { fraction: f },
+                    "·rms" => Width::MeanRatio { ratio: f },
+                    "·median" => Width::MedianRatio { ratio: f },
+                    _ => Width::Sigma { sigma: f },
+                })
+                .collect();
+            let stats = if widths.iter().any(Width::needs_stats) {
+                Some(width::dist_stats_for(d.as_ref(), &widths)?)
             } else {
-                0.0
+                None
             };
-            for &f in values {
-                let sigma = match rule {
-                    "·range" => mkc_kernels::sigma_range_fraction(d.as_ref(), f)?,
-                    "·rms" => mkc_kernels::sigma_mean_ratio(d.as_ref(), f)?,
-                    "·median" => f * median,
-                    _ => f,
-                };
-                if !(sigma.is_finite() && sigma > 0.0) {
-                    return Err(Error::input(
-                        format!("{prefix}gaussian"),
-                        format!("width σ = {sigma} (all samples coincide?)"),
-                    ));
-                }
+            for (&f, w) in values.iter().zip(&widths) {
+                let sigma = w
+                    .sigma(stats.as_ref())
+                    .map_err(|err| Error::input(format!("{prefix}gaussian"), err.to_string()))?;
                 out.push((
                     format!("{prefix}gauss(σ={}{rule})", fmt_w(f)),
                     exp_kernel(d, 2.0 * sigma * sigma),

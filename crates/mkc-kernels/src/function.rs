@@ -5,7 +5,8 @@ use faer::{Mat, MatRef};
 use mkc_core::{validate, Error, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::inner::{DistStats, Inner};
+use crate::inner::Inner;
+use crate::width::DistStats;
 
 /// A kernel function k(x, y) with its parameters.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -137,11 +138,7 @@ fn gram_from(inner: Inner, f: &KernelFn) -> Result<Mat<f64>> {
     if let KernelFn::Linear = f {
         return Ok(inner.into_full());
     }
-    let stats = if f.needs_stats() {
-        Some(inner.dist_stats()?)
-    } else {
-        None
-    };
+    let stats = inner.dist_stats_if(f.needs_stats(), false)?;
     f.resolve(stats.as_ref())?.matrix(&inner)
 }
 

@@ -9,6 +9,8 @@ use faer::{Accum, Mat, MatMut, MatRef, Par};
 use mkc_core::{validate, Error, Result};
 use rayon::prelude::*;
 
+use crate::width::{pair_stats, DistStats};
+
 /// Tile edge of the symmetric map (a 64 x 64 tile of f64 is 32 KiB: stays in cache).
 const TILE: usize = 64;
 
@@ -168,9 +170,9 @@ impl Inner {
         })
     }
 
-    /// Statistics of the squared distances over the pairs i ≠ j (parallel, reduced in
-    /// column order so the result does not depend on the number of threads).
-    pub fn dist_stats(&self) -> Result<DistStats> {
+    /// Statistics of the squared distances over the pairs i ≠ j
+    /// ([`crate::width::DistStats`], with the median when `median` is set).
+    pub fn dist_stats(&self, median: bool) -> Result<DistStats> {
         let n = self.n();
         if n < 2 {
             return Err(Error::input(
@@ -178,31 +180,12 @@ impl Inner {
                 "a data-dependent kernel width needs at least 2 samples",
             ));
         }
-        let per_col: Vec<(f64, f64, f64)> = (0..n - 1)
-            .into_par_iter()
-            .map(|j| {
-                let (mut mn, mut mx, mut s) = (f64::INFINITY, 0.0f64, 0.0f64);
-                for i in (j + 1)..n {
-                    let d2 = self.sq_dist_lower(i, j);
-                    mn = mn.min(d2);
-                    mx = mx.max(d2);
-                    s += d2;
-                }
-                (mn, mx, s)
-            })
-            .collect();
-        let (mut min_d2, mut max_d2, mut sum) = (f64::INFINITY, 0.0f64, 0.0f64);
-        for (mn, mx, s) in per_col {
-            min_d2 = min_d2.min(mn);
-            max_d2 = max_d2.max(mx);
-            sum += s;
-        }
-        let pairs = (n * (n - 1) / 2) as f64;
-        Ok(DistStats {
-            min_d2,
-            max_d2,
-            mean_d2: sum / pairs,
-        })
+        Ok(pair_stats(n, |i, j| self.sq_dist_lower(i, j), median))
+    }
+
+    /// [`Inner::dist_stats`] when `need` is set, else `None` (no work).
+    pub fn dist_stats_if(&self, need: bool, median: bool) -> Result<Option<DistStats>> {
+        need.then(|| self.dist_stats(median)).transpose()
     }
 }
 
@@ -237,15 +220,4 @@ fn mirror_lower(mut m: MatMut<'_, f64>) {
                 }
             });
     }
-}
-
-/// Squared-distance statistics over the distinct pairs i < j of a dataset.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct DistStats {
-    /// min over i ≠ j of ‖x_i − x_j‖².
-    pub min_d2: f64,
-    /// max over i ≠ j of ‖x_i − x_j‖² (= d_max²).
-    pub max_d2: f64,
-    /// mean over the n(n−1)/2 pairs i < j of ‖x_i − x_j‖².
-    pub mean_d2: f64,
 }

@@ -40,7 +40,8 @@ mod spec;
 pub mod width;
 
 pub use function::{gram, gram_sparse, sq_dists, sq_dists_sparse, KernelFn};
-pub use inner::DistStats;
 pub use normalize::{apply, Normalization};
 pub use spec::{build, build_sparse, KernelSpec};
-pub use width::{d_max_sq, sigma_mean_ratio, sigma_range_fraction, Width};
+pub use width::{
+    d_max_sq, sigma_mean_ratio, sigma_median_ratio, sigma_range_fraction, DistStats, Width,
+};

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::function::KernelFn;
 use crate::inner::Inner;
 use crate::normalize::{apply, Normalization};
-use crate::width::Width;
+use crate::width::{DistStats, Width};
 
 /// One kernel: its function and, for a Gaussian, the rule choosing its width.
 /// Serialised with a `kernel` tag, e.g. in TOML
@@ -75,7 +75,7 @@ impl KernelSpec {
     }
 
     /// The kernel function for data with the given inner products.
-    fn to_fn(self, stats: Option<&crate::inner::DistStats>) -> Result<KernelFn> {
+    fn to_fn(self, stats: Option<&DistStats>) -> Result<KernelFn> {
         Ok(match self {
             KernelSpec::Linear => KernelFn::Linear,
             KernelSpec::Cosine => KernelFn::Cosine,
@@ -129,11 +129,10 @@ fn build_from(
     specs: &[KernelSpec],
     norms: &[Normalization],
 ) -> Result<Vec<Mat<f64>>> {
-    let stats = if specs.iter().any(KernelSpec::needs_stats) {
-        Some(inner.dist_stats()?)
-    } else {
-        None
-    };
+    let median = specs
+        .iter()
+        .any(|s| matches!(s, KernelSpec::Gaussian { width } if width.needs_median()));
+    let stats = inner.dist_stats_if(specs.iter().any(KernelSpec::needs_stats), median)?;
     specs
         .iter()
         .map(|s| {

@@ -218,6 +218,51 @@ fn width_rules_follow_the_papers() {
     assert!(max_diff(&a[0], &b) < 1e-12);
 }
 
+/// Mean and median distance rules against a sort of every pair distance: the median
+/// is the element of rank ⌊m/2⌋ (m = n(n−1)/2 pairs; odd and even m), the same from a
+/// distance matrix and from `build`'s inner products.
+#[test]
+fn mean_and_median_distance_rules() {
+    for n in [7, 8, 40] {
+        let x = random(n, 3, 11 + n as u64);
+        let mut dists: Vec<f64> = (0..n)
+            .flat_map(|j| ((j + 1)..n).map(move |i| (i, j)))
+            .map(|(i, j)| d2(&x, i, j).sqrt())
+            .collect();
+        let m = dists.len();
+        assert_eq!(m % 2, usize::from(n % 4 == 2 || n % 4 == 3));
+        let mean = dists.iter().sum::<f64>() / m as f64;
+        dists.sort_by(f64::total_cmp);
+        let median = dists[m / 2];
+        let dd = sq_dists(x.as_ref()).unwrap();
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-10 * b.abs().max(1.0);
+        assert!(close(
+            sigma_median_ratio(dd.as_ref(), 1.5).unwrap(),
+            1.5 * median
+        ));
+        let w = [
+            Width::MedianRatio { ratio: 2.0 },
+            Width::MeanDistanceRatio { ratio: 0.5 },
+        ];
+        let s = width::dist_stats_for(dd.as_ref(), &w).unwrap();
+        assert!(close(s.median_d.unwrap(), median) && close(s.mean_d, mean));
+        for (w, sigma) in [(w[0], 2.0 * median), (w[1], 0.5 * mean)] {
+            let k = build(x.as_ref(), &[KernelSpec::Gaussian { width: w }], &[]).unwrap();
+            let want = naive(&x, |i, j| (-d2(&x, i, j) / (2.0 * sigma * sigma)).exp());
+            assert!(max_diff(&k[0], &want) < 1e-10, "{w:?}");
+        }
+    }
+    // statistics computed without the median cannot serve the median rule
+    let dd = sq_dists(random(5, 2, 3).as_ref()).unwrap();
+    let s = dist_stats(dd.as_ref()).unwrap();
+    assert_eq!(s.median_d, None);
+    assert!(matches!(
+        Width::MedianRatio { ratio: 1.0 }.sigma(Some(&s)),
+        Err(Error::InvalidInput { .. })
+    ));
+    assert!(Width::MedianRatio { ratio: 0.0 }.check().is_err());
+}
+
 #[test]
 fn build_equals_gram_per_spec_and_families_have_the_paper_sizes() {
     let x = random(30, 4, 6);
