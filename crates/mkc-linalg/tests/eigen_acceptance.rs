@@ -247,6 +247,40 @@ fn large_n_3000_known_spectrum() {
     check(&a, &t, &sorted[..20], true);
 }
 
+/// The k wanted pairs of `a2`, cold and warm-started from those of `a` (a nearby
+/// matrix); the warm solve must need fewer products. Returns (warm, cold).
+fn warm_and_cold(
+    a: &Mat<f64>,
+    a2: &Mat<f64>,
+    k: usize,
+    bottom: bool,
+    o: &EigenOptions,
+) -> (eigen::EigenPairs, eigen::EigenPairs) {
+    let (cold_fn, warm_fn): (SolveFn, WarmFn) = if bottom {
+        (bottom_k, bottom_k_warm)
+    } else {
+        (top_k, top_k_warm)
+    };
+    let first = cold_fn(a.as_ref(), k, o).unwrap();
+    let cold = cold_fn(a2.as_ref(), k, o).unwrap();
+    let warm = warm_fn(a2.as_ref(), first.vectors.as_ref(), o).unwrap();
+    assert!(
+        warm.info.matvecs < cold.info.matvecs,
+        "k={k}, bottom {bottom}: warm {:?} vs cold {:?}",
+        warm.info,
+        cold.info
+    );
+    (warm, cold)
+}
+
+type SolveFn =
+    fn(faer::MatRef<'_, f64>, usize, &EigenOptions) -> mkc_core::Result<eigen::EigenPairs>;
+type WarmFn = fn(
+    faer::MatRef<'_, f64>,
+    faer::MatRef<'_, f64>,
+    &EigenOptions,
+) -> mkc_core::Result<eigen::EigenPairs>;
+
 #[test]
 fn warm_start_needs_fewer_products_and_agrees() {
     let a = rbf(800, 5, 21);
@@ -254,15 +288,7 @@ fn warm_start_needs_fewer_products_and_agrees() {
     let a2 = Mat::from_fn(800, 800, |i, j| a[(i, j)] + 1e-4 * e[(i, j)]);
     let o = EigenOptions::default();
     for k in [5usize, 10] {
-        let first = top_k(a.as_ref(), k, &o).unwrap();
-        let cold = top_k(a2.as_ref(), k, &o).unwrap();
-        let warm = top_k_warm(a2.as_ref(), first.vectors.as_ref(), &o).unwrap();
-        assert!(
-            warm.info.matvecs < cold.info.matvecs,
-            "k={k}: warm {:?} vs cold {:?}",
-            warm.info,
-            cold.info
-        );
+        let (warm, cold) = warm_and_cold(&a, &a2, k, false, &o);
         let all = dense_values(&a2);
         check(&a2, &warm, &top_ref(&all, k), true);
         check(&a2, &cold, &top_ref(&all, k), true);
@@ -272,16 +298,7 @@ fn warm_start_needs_fewer_products_and_agrees() {
     let l2 =
         laplacian(Mat::from_fn(800, 800, |i, j| a[(i, j)] * (1.0 + 1e-4 * (e[(i, j)]))).as_ref())
             .unwrap();
-    let o = o.max_iter(5000);
-    let first = bottom_k(l.as_ref(), 4, &o).unwrap();
-    let cold = bottom_k(l2.as_ref(), 4, &o).unwrap();
-    let warm = bottom_k_warm(l2.as_ref(), first.vectors.as_ref(), &o).unwrap();
-    assert!(
-        warm.info.matvecs < cold.info.matvecs,
-        "warm {:?} vs cold {:?}",
-        warm.info,
-        cold.info
-    );
+    let (warm, _) = warm_and_cold(&l, &l2, 4, true, &o.max_iter(5000));
     let all = dense_values(&l2);
     check(&l2, &warm, &all[..4], false);
 }

@@ -171,59 +171,43 @@ fn special_cases() {
 
 #[test]
 fn projection_errors() {
-    let mut e: Vec<f64> = vec![];
-    assert!(matches!(
-        project_simplex(&mut e, 1.0),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        project_l1_ball(&mut e, 1.0),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        project_nonneg_unit_sphere(&mut e),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        project_capped_simplex(&mut e, 1.0),
-        Err(Error::InvalidInput { .. })
-    ));
-    let mut v = vec![1.0, f64::NAN];
-    assert!(matches!(
-        project_simplex(&mut v, 1.0),
-        Err(Error::NonFinite { row: 1, .. })
-    ));
-    assert!(matches!(
-        project_l1_ball(&mut v, 1.0),
-        Err(Error::NonFinite { .. })
-    ));
-    assert!(matches!(
-        project_nonneg_unit_sphere(&mut v),
-        Err(Error::NonFinite { .. })
-    ));
-    assert!(matches!(
-        project_capped_simplex(&mut v, 1.0),
-        Err(Error::NonFinite { .. })
-    ));
-    let mut v = vec![1.0, f64::INFINITY];
-    assert!(matches!(
-        project_simplex(&mut v, 1.0),
-        Err(Error::NonFinite { .. })
-    ));
+    type Projection = fn(&mut [f64]) -> mkc_core::Result<()>;
+    // each projection with a valid radius (the sphere has none)
+    let projections: [(&str, Projection); 4] = [
+        ("simplex", |v| project_simplex(v, 1.0)),
+        ("l1 ball", |v| project_l1_ball(v, 1.0)),
+        ("unit sphere", |v| project_nonneg_unit_sphere(v)),
+        ("capped simplex", |v| project_capped_simplex(v, 1.0)),
+    ];
+    for (name, project) in projections {
+        let mut empty: Vec<f64> = vec![];
+        let e = project(&mut empty).unwrap_err();
+        assert!(matches!(e, Error::InvalidInput { .. }), "{name}: {e:?}");
+        for bad in [f64::NAN, f64::INFINITY] {
+            let mut v = vec![1.0, bad];
+            let e = project(&mut v).unwrap_err();
+            assert!(
+                matches!(e, Error::NonFinite { row: 1, .. }),
+                "{name}, {bad}: {e:?}"
+            );
+        }
+    }
+    // invalid radii
+    type WithRadius = fn(&mut [f64], f64) -> mkc_core::Result<()>;
+    let with_radius: [(&str, WithRadius); 3] = [
+        ("simplex", |v, r| project_simplex(v, r)),
+        ("l1 ball", |v, r| project_l1_ball(v, r)),
+        ("capped simplex", |v, r| project_capped_simplex(v, r)),
+    ];
     let mut v = vec![1.0, 2.0, 3.0];
     for r in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        assert!(matches!(
-            project_simplex(&mut v, r),
-            Err(Error::InvalidParam { .. })
-        ));
-        assert!(matches!(
-            project_l1_ball(&mut v, r),
-            Err(Error::InvalidParam { .. })
-        ));
-        assert!(matches!(
-            project_capped_simplex(&mut v, r),
-            Err(Error::InvalidParam { .. })
-        ));
+        for (name, project) in with_radius {
+            let e = project(&mut v, r).unwrap_err();
+            assert!(
+                matches!(e, Error::InvalidParam { .. }),
+                "{name}, r = {r}: {e:?}"
+            );
+        }
     }
     // infeasible cap: 3 · 0.3 < 1
     match project_capped_simplex(&mut v, 0.3) {

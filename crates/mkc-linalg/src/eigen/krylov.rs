@@ -22,7 +22,9 @@ use super::par::{matmul_rows, matmul_tn, sym_evd_unchecked};
 use super::{sign_normalize, EigenInfo, EigenMethod, EigenOptions, EigenPairs, SymOperator, Which};
 use faer::reborrow::*;
 use faer::{Accum, Mat, MatRef, Par};
+use mkc_core::seed::Rng;
 use mkc_core::{Error, Result};
+use rand::Rng as _;
 
 /// Sizes chosen for one solve.
 #[derive(Clone, Copy, Debug)]
@@ -86,8 +88,8 @@ pub(crate) fn solve(
     let mmax = plan.mmax;
     let mut rng = mkc_core::seed::rng(o.seed);
     let mut basis = Basis::new(n, mmax);
-    let (mut x, mut refs) = first_block(n, plan.b, start, &mut rng);
-    orthonormalize_against(basis.v.as_ref().subcols(0, 0), x.as_mut(), &refs, &mut rng)?;
+    let (x0, mut refs) = first_block(n, plan.b, start, &mut rng);
+    let mut x = basis.next_block(x0, &refs, &mut rng)?;
 
     let mut counts = Counts::default();
     let mut anorm = 0.0f64;
@@ -97,18 +99,12 @@ pub(crate) fn solve(
         counts.steps += 1;
         counts.matvecs += wb;
         let cur = basis.cur;
-        let mut z;
+        let z;
         (z, refs) = basis.continuation(wb);
 
         if cur < k {
             // fewer basis vectors than wanted pairs (cold start with b < k): keep expanding
-            orthonormalize_against(
-                basis.v.as_ref().subcols(0, cur),
-                z.as_mut(),
-                &refs,
-                &mut rng,
-            )?;
-            x = z;
+            x = basis.next_block(z, &refs, &mut rng)?;
             continue;
         }
 
@@ -161,14 +157,7 @@ pub(crate) fn solve(
             basis.restart(y, &theta, &order[..keep]);
         }
 
-        let cur = basis.cur;
-        orthonormalize_against(
-            basis.v.as_ref().subcols(0, cur),
-            z.as_mut(),
-            &refs,
-            &mut rng,
-        )?;
-        x = z;
+        x = basis.next_block(z, &refs, &mut rng)?;
     }
 }
 
@@ -178,7 +167,7 @@ fn first_block(
     n: usize,
     b: usize,
     start: Option<MatRef<'_, f64>>,
-    rng: &mut impl rand::Rng,
+    rng: &mut Rng,
 ) -> (Mat<f64>, Vec<f64>) {
     let width = start.map_or(b, |s| s.ncols().max(b));
     let mut x = Mat::<f64>::from_fn(n, width, |_, _| rng.random::<f64>() - 0.5);
@@ -211,6 +200,13 @@ impl Basis {
             scratch: Mat::zeros(n, mmax),
             cur: 0,
         }
+    }
+
+    /// The block `z` orthonormalised against the basis in use (`refs`: the scales its
+    /// breakdown test measures against; random replacement on breakdown).
+    fn next_block(&self, mut z: Mat<f64>, refs: &[f64], rng: &mut Rng) -> Result<Mat<f64>> {
+        orthonormalize_against(self.v.as_ref().subcols(0, self.cur), z.as_mut(), refs, rng)?;
+        Ok(z)
     }
 
     /// Append the orthonormal block `x`: V gains x, W gains A x, H gains the block

@@ -150,19 +150,9 @@ fn solve_matrix(
     let opts = opts.check()?;
     let n = crate::check::symmetric_matrix("a", a)?;
     check_k_start(n, k, start)?;
-    let plan = krylov::Plan::new(n, k, &opts);
-    if plan.dense {
-        return dense::dense_select(a, k, which);
-    }
-    match krylov::solve(&a, k, start, which, &opts, &plan) {
-        Ok(p) => Ok(p),
-        Err(Error::NotConverged { .. }) if n <= opts.dense_fallback_max_n => {
-            let mut p = dense::dense_select(a, k, which)?;
-            p.info.fell_back = true;
-            Ok(p)
-        }
-        Err(e) => Err(e),
-    }
+    lanczos_or_dense(&a, k, start, which, &opts, || {
+        dense::dense_select(a, k, which)
+    })
 }
 
 fn solve_op(
@@ -178,14 +168,31 @@ fn solve_op(
         return Err(Error::input("op", "operator of dimension 0"));
     }
     check_k_start(n, k, start)?;
-    let plan = krylov::Plan::new(n, k, &opts);
+    lanczos_or_dense(op, k, start, which, &opts, || {
+        dense::dense_operator(op, k, which)
+    })
+}
+
+/// Block Lanczos on `op` (inputs already checked), or `dense()` when the plan says the
+/// dense solver is cheaper, or, for n ≤ `dense_fallback_max_n`, when Lanczos reaches
+/// `max_iter` (then `info.fell_back` is set).
+fn lanczos_or_dense(
+    op: &dyn SymOperator,
+    k: usize,
+    start: Option<MatRef<'_, f64>>,
+    which: Which,
+    opts: &EigenOptions,
+    dense: impl Fn() -> Result<EigenPairs>,
+) -> Result<EigenPairs> {
+    let n = op.dim();
+    let plan = krylov::Plan::new(n, k, opts);
     if plan.dense {
-        return dense::dense_operator(op, k, which);
+        return dense();
     }
-    match krylov::solve(op, k, start, which, &opts, &plan) {
+    match krylov::solve(op, k, start, which, opts, &plan) {
         Ok(p) => Ok(p),
         Err(Error::NotConverged { .. }) if n <= opts.dense_fallback_max_n => {
-            let mut p = dense::dense_operator(op, k, which)?;
+            let mut p = dense()?;
             p.info.fell_back = true;
             Ok(p)
         }
