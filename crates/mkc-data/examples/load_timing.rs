@@ -1,5 +1,6 @@
 //! Time loading registered datasets (release build):
-//! `MKC_DATA_DIR=../shared/data cargo run --release -p mkc-data --example load_timing -- mnist-3v8`
+//! `MKC_DATA_DIR=<data directory> cargo run --release -p mkc-data --example load_timing -- mnist-3v8`
+//! (the data directory is resolved as everywhere: `$MKC_DATA_DIR`, else `./data`).
 //! Each dataset's files are also timed separately (sha256; parse of the data file).
 use mkc_data::{csv, datadir::sha256_file, DataDir, Registry};
 use std::time::Instant;

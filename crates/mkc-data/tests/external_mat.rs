@@ -3,28 +3,14 @@
 //! (cells: the element shapes; sparse: the nnz). HDF5-based files need the `mat73`
 //! feature; without it they must fail with an error naming it.
 
+mod bundle;
+use bundle::data_bundle;
 use mkc_data::mat::{read_any, MatArray, MatClass};
 use std::path::{Path, PathBuf};
 
+/// `external/` of the data bundle (see `bundle::data_bundle`).
 fn external() -> Option<PathBuf> {
-    match std::env::var_os("MKC_DATA_DIR") {
-        // the folders' SOURCE.md notes are what this test checks against; a directory
-        // filled by `mkc datasets fetch` holds the data files only
-        Some(v)
-            if PathBuf::from(&v).is_dir()
-                && !PathBuf::from(&v).join("external/README.md").is_file() =>
-        {
-            eprintln!("skipped: $MKC_DATA_DIR has no data notes (external/README.md, SOURCE.md); set it to the data bundle ../shared/data to run this test");
-            None
-        }
-        Some(v) if !v.is_empty() => Some(PathBuf::from(v).join("external")),
-        _ => {
-            eprintln!(
-                "skipped: MKC_DATA_DIR is not set (set it to ../shared/data to run this test)"
-            );
-            None
-        }
-    }
+    data_bundle().map(|dir| dir.path("external"))
 }
 
 fn class_name(a: &MatArray) -> String {

@@ -1,35 +1,15 @@
-//! Acceptance: every registered dataset loads from `$MKC_DATA_DIR` (CI sets it to
-//! `../shared/data`) with the n, d, class counts and checksums that the data's own
-//! `meta.toml` / `SOURCE.md` state. Skipped, with the reason printed, when unset.
+//! Acceptance: every registered dataset loads from the data bundle in `$MKC_DATA_DIR`
+//! with the n, d, class counts and checksums that the data's own `meta.toml` /
+//! `SOURCE.md` state. Skipped, with the reason printed, when there is no bundle.
 
+mod bundle;
+use bundle::data_bundle;
 use mkc_data::{registry::Format, DataDir, Registry};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-
-fn data_dir() -> Option<PathBuf> {
-    match std::env::var_os("MKC_DATA_DIR") {
-        // the data's own notes (meta.toml, SOURCE.md) are what this test checks against;
-        // a directory filled by `mkc datasets fetch` holds the data files only
-        Some(v)
-            if PathBuf::from(&v).is_dir()
-                && !PathBuf::from(&v).join("external/README.md").is_file() =>
-        {
-            eprintln!("skipped: $MKC_DATA_DIR has no data notes (external/README.md, SOURCE.md, meta.toml); set it to the data bundle ../shared/data to run this test");
-            None
-        }
-        Some(v) if !v.is_empty() => Some(PathBuf::from(v)),
-        _ => {
-            eprintln!(
-                "skipped: MKC_DATA_DIR is not set (set it to ../shared/data to run this test)"
-            );
-            None
-        }
-    }
-}
 
 /// `meta.toml` of a bundle folder: (n after dropping `?` labels, d, class counts, sha256s).
 fn bundle_meta(
-    root: &std::path::Path,
+    dir: &DataDir,
     folder: &str,
 ) -> (
     usize,
@@ -37,7 +17,7 @@ fn bundle_meta(
     BTreeMap<String, usize>,
     BTreeMap<String, String>,
 ) {
-    let text = std::fs::read_to_string(root.join("bundle").join(folder).join("meta.toml")).unwrap();
+    let text = std::fs::read_to_string(dir.path(&format!("bundle/{folder}/meta.toml"))).unwrap();
     let v: toml::Value = toml::from_str(&text).unwrap();
     let mut counts: BTreeMap<String, usize> = v["class_counts"]
         .as_table()
@@ -66,24 +46,27 @@ fn bundle_meta(
     (n, d, counts, sha)
 }
 
-/// The SHA-256 that an external folder's `SOURCE.md` states for `file`.
-fn source_sha(root: &std::path::Path, rel: &str) -> String {
+/// The section of an external folder's `SOURCE.md` about the file `rel`
+/// (`external/<folder>/<file>`).
+fn source_block(dir: &DataDir, rel: &str) -> String {
     let mut parts = rel.splitn(3, '/');
     let (_, folder, file) = (parts.next(), parts.next().unwrap(), parts.next().unwrap());
-    let text =
-        std::fs::read_to_string(root.join("external").join(folder).join("SOURCE.md")).unwrap();
-    let block = text
-        .split("## File `")
+    let text = std::fs::read_to_string(dir.path(&format!("external/{folder}/SOURCE.md"))).unwrap();
+    text.split("## File `")
         .find(|b| b.starts_with(&format!("{file}`")))
-        .unwrap_or_else(|| panic!("{rel} not in SOURCE.md"));
-    block.split("SHA-256: `").nth(1).unwrap()[..64].to_string()
+        .unwrap_or_else(|| panic!("{rel} not in SOURCE.md"))
+        .to_string()
+}
+
+/// The SHA-256 that an external folder's `SOURCE.md` states for `rel`.
+fn source_sha(dir: &DataDir, rel: &str) -> String {
+    source_block(dir, rel).split("SHA-256: `").nth(1).unwrap()[..64].to_string()
 }
 
 #[test]
 fn every_registered_dataset_loads_and_matches_its_metadata() {
-    let Some(root) = data_dir() else { return };
+    let Some(dir) = data_bundle() else { return };
     let reg = Registry::load_default().unwrap();
-    let dir = DataDir::at(&root);
     let mut loaded = 0;
     for name in reg.names() {
         let entry = reg.entry(name).unwrap();
@@ -107,9 +90,9 @@ fn every_registered_dataset_loads_and_matches_its_metadata() {
         if entry.base.is_none() {
             for (rel, sha) in &entry.files {
                 let stated = if rel.starts_with("bundle/") {
-                    bundle_meta(&root, rel.split('/').nth(1).unwrap()).3[rel].clone()
+                    bundle_meta(&dir, rel.split('/').nth(1).unwrap()).3[rel].clone()
                 } else {
-                    source_sha(&root, rel)
+                    source_sha(&dir, rel)
                 };
                 assert_eq!(
                     sha, &stated,
@@ -127,7 +110,7 @@ fn every_registered_dataset_loads_and_matches_its_metadata() {
                 .split('/')
                 .nth(1)
                 .unwrap();
-            let (n, d, counts, _) = bundle_meta(&root, folder);
+            let (n, d, counts, _) = bundle_meta(&dir, folder);
             assert_eq!(
                 (entry.expect.n, entry.expect.d, &entry.expect.classes),
                 (n, d, &counts),
@@ -163,7 +146,7 @@ fn every_registered_dataset_loads_and_matches_its_metadata() {
 /// for every `mat` entry equals what SOURCE.md states (n, d from the feature line).
 #[test]
 fn external_expectations_match_source_md() {
-    let Some(root) = data_dir() else { return };
+    let Some(dir) = data_bundle() else { return };
     let reg = Registry::load_default().unwrap();
     for name in reg.names() {
         let e = reg.entry(name).unwrap();
@@ -171,14 +154,7 @@ fn external_expectations_match_source_md() {
             continue;
         }
         let rel = e.files.keys().next().unwrap();
-        let mut parts = rel.splitn(3, '/');
-        let (_, folder, file) = (parts.next(), parts.next().unwrap(), parts.next().unwrap());
-        let text =
-            std::fs::read_to_string(root.join("external").join(folder).join("SOURCE.md")).unwrap();
-        let block = text
-            .split("## File `")
-            .find(|b| b.starts_with(&format!("{file}`")))
-            .unwrap();
+        let block = source_block(&dir, rel);
         let fv = e.features_var.as_deref().unwrap_or("X");
         let line = block
             .lines()
@@ -223,9 +199,8 @@ fn external_expectations_match_source_md() {
 /// `view_names` of `mfeat-mat` is right, and its label k is digit k − 1.
 #[test]
 fn mfeat_bundle_and_mat_agree() {
-    let Some(root) = data_dir() else { return };
+    let Some(dir) = data_bundle() else { return };
     let reg = Registry::load_default().unwrap();
-    let dir = DataDir::at(&root);
     let (a, b) = (
         reg.load("mfeat", &dir).unwrap(),
         reg.load("mfeat-mat", &dir).unwrap(),

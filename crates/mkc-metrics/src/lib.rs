@@ -1,8 +1,16 @@
-//! Clustering metrics, computed the way the five mkc papers score their results
-//! (`/work/shared/papers/README.md`): clustering accuracy by the Hungarian algorithm,
-//! NMI with scikit-learn's `average_method` normalisations (the SimpleMKKM code uses
-//! `"max"`, scikit-learn's default is `"arithmetic"`), purity, the adjusted Rand index,
-//! and the contingency table they are all built from.
+//! Clustering metrics, computed the way the five mkc papers score their results (RMKC:
+//! Tzortzis & Likas, "Ratio-Based Multiple Kernel Clustering"; LG-MMC: Li, Tsang, Kwok &
+//! Zhou, "Tighter and Convex Maximum Margin Clustering", AISTATS 2009; GUMKL: Tzortzis &
+//! Likas, "Greedy unsupervised multiple kernel learning", SETN 2012; SCMK: Kang, Peng,
+//! Cheng & Xu, "Twin learning for similarity and clustering: a unified kernel approach",
+//! AAAI 2017; SimpleMKKM: Liu et al., "SimpleMKKM: Simple Multiple Kernel K-means",
+//! ICML): clustering accuracy by the Hungarian algorithm (Kuhn, "The Hungarian method
+//! for the assignment problem", Naval Research Logistics Quarterly 2, 1955), NMI (Strehl
+//! & Ghosh, "Cluster ensembles", JMLR 3, 2002) with scikit-learn's `average_method`
+//! normalisations (the SimpleMKKM authors' code uses `"max"`, scikit-learn's default is
+//! `"arithmetic"`), purity, the adjusted Rand index (Hubert & Arabie, "Comparing
+//! partitions", Journal of Classification 2, 1985), and the contingency table they are
+//! all built from.
 //!
 //! Labels are `&[usize]` with arbitrary values (`[7, 7, 3]` is a valid labeling);
 //! the number of clusters may differ from the number of classes. Empty labelings and
