@@ -7,7 +7,7 @@
 //! - [`npy`]: `.npy` read (f8/f4/ints/bool, either order) and write (f8).
 //! - [`mat`]: MATLAB MAT v5, written here from the published format: every numeric
 //!   class, logical, sparse, cell, struct and char arrays, compressed elements, both
-//!   byte orders. [`mat73`] (feature `mat73`): MAT v7.3 / HDF5, via the pure-Rust
+//!   byte orders. `mat73` (= `mat::v73`, feature `mat73`): MAT v7.3 / HDF5, via the pure-Rust
 //!   `hdf5-reader` crate. [`kmatrix`]: Xinwang Liu's `<name>_Kmatrix.mat` kernel files.
 //! - [`Registry`] (`configs/datasets.toml`): every dataset by name, with checksums,
 //!   selection (split, classes, views), preprocessing and expected sizes;
@@ -37,6 +37,8 @@
 //! assert_eq!(mkc_data::npy::from_bytes(&bytes, "k.npy".as_ref())?, k);
 //! # Ok::<(), mkc_core::Error>(())
 //! ```
+
+#![forbid(unsafe_code)]
 
 mod bytes;
 pub mod csv;

@@ -32,6 +32,8 @@
 //! assert!(gram(x.as_ref(), &KernelFn::Gaussian { sigma: 0.0 }).is_err());
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod check;
 mod function;
 mod inner;

@@ -21,6 +21,8 @@
 //!
 //! Every public function validates its input and returns a typed [`mkc_core::Error`].
 
+#![forbid(unsafe_code)]
+
 mod center;
 mod check;
 mod combine;

@@ -31,6 +31,8 @@
 //! assert!(score_all(&truth, &pred[..5]).is_err());
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod contingency;
 mod hungarian;
 mod scores;

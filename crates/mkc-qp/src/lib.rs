@@ -30,6 +30,8 @@
 //! assert_eq!(again.n_iter, 0);
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod batch;
 mod capped_qp;
 mod project;

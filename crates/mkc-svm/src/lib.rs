@@ -103,6 +103,8 @@
 //! # Ok::<(), mkc_core::Error>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod cache;
 mod csvc;
 mod feasibility;

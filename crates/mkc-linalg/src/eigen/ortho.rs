@@ -55,11 +55,11 @@ pub(crate) fn orthonormalize_against(
     // columns among themselves (and again against v when a column shrinks a lot)
     let mut replaced = 0;
     let mut coef = vec![0.0; v.ncols().max(w)];
-    for i in 0..w {
+    for (i, &ref_i) in refs[..w].iter().enumerate() {
         let (left, right) = z.rb_mut().split_at_col_mut(i);
         let prev = left.rb();
         let mut x = right.subcols_mut(0, 1);
-        let mut refn = refs[i];
+        let mut refn = ref_i;
         let mut full = false;
         let mut randoms = 0;
         let mut passes = 0;
@@ -71,7 +71,9 @@ pub(crate) fn orthonormalize_against(
             }
             let after = x.rb().col(0).norm_l2();
             passes += 1;
-            if !(after > DROP * refn) {
+            // false for a NaN norm too: such a column is replaced like a lost one
+            let kept = after > DROP * refn;
+            if !kept {
                 if randoms == 3 {
                     return Err(Error::numerical(
                         "block orthonormalisation",
@@ -134,13 +136,7 @@ mod tests {
         let v = Mat::<f64>::from_fn(n, 3, |i, j| if i == j { 1.0 } else { 0.0 });
         // column 0 lies in span(v), column 2 = 2 * column 1, column 3 zero
         let mut z = Mat::from_fn(n, 4, |i, j| match j {
-            0 => {
-                if i < 3 {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
+            0 => f64::from(i < 3),
             1 => (i as f64).sin(),
             2 => 2.0 * (i as f64).sin(),
             _ => 0.0,
