@@ -19,7 +19,9 @@ fn data() -> (Mat<f64>, Vec<usize>, Vec<Mat<f64>>) {
     let truth: Vec<usize> = (0..N).map(|i| usize::from(i % 2 == 1)).collect();
     let x = Mat::from_fn(N, 3, |i, j| 1.0 + 6.0 * truth[i] as f64 + noise(i, j));
     let d2 = |i: usize, j: usize| (0..3).map(|t| (x[(i, t)] - x[(j, t)]).powi(2)).sum::<f64>();
-    let linear = Mat::from_fn(N, N, |i, j| (0..3).map(|t| x[(i, t)] * x[(j, t)]).sum::<f64>());
+    let linear = Mat::from_fn(N, N, |i, j| {
+        (0..3).map(|t| x[(i, t)] * x[(j, t)]).sum::<f64>()
+    });
     let gauss = |s: f64| Mat::from_fn(N, N, |i, j| (-d2(i, j) / (2.0 * s * s)).exp());
     (x.clone(), truth, vec![linear, gauss(1.0), gauss(3.0)])
 }
@@ -57,7 +59,11 @@ fn every_method_fits_through_the_contract_with_its_invariants() {
         assert!(fit.labels.iter().all(|&l| l < 2), "{name}: labels in 0..2");
         assert_eq!(fit.n_clusters, 2, "{name}");
         if let Some(w) = &fit.kernel_weights {
-            assert_eq!(w.values.len(), kernels.len(), "{name}: one weight per kernel");
+            assert_eq!(
+                w.values.len(),
+                kernels.len(),
+                "{name}: one weight per kernel"
+            );
             assert!(
                 w.violation() < 1e-6,
                 "{name}: weights {:?} off their set {:?} by {}",
@@ -79,17 +85,31 @@ fn every_method_fits_through_the_contract_with_its_invariants() {
         assert!(fit.timings.wall() > 0.0, "{name}: wall time measured");
         // The groups are far apart: every method must find them.
         let acc = accuracy(&truth, &fit.labels);
-        assert!(acc >= 0.95, "{name}: accuracy {acc} on two separated groups");
+        assert!(
+            acc >= 0.95,
+            "{name}: accuracy {acc} on two separated groups"
+        );
         // Same seed, same labels.
         let again = c.fit_dyn(&set, 2, 7).unwrap();
         assert_eq!(again.labels, fit.labels, "{name}: not deterministic");
         // Restarts in seed order equal single fits.
         let runs = c.fit_restarts_dyn(&set, 2, &[7, 8]);
         assert_eq!(runs.len(), 2, "{name}");
-        assert_eq!(runs[0].as_ref().unwrap().labels, fit.labels, "{name}: restart 0");
+        assert_eq!(
+            runs[0].as_ref().unwrap().labels,
+            fit.labels,
+            "{name}: restart 0"
+        );
         let single8 = c.fit_dyn(&set, 2, 8).unwrap();
-        assert_eq!(runs[1].as_ref().unwrap().labels, single8.labels, "{name}: restart 1");
-        report.push(format!("{name}: acc {acc:.3}, {} iterations", fit.iterations));
+        assert_eq!(
+            runs[1].as_ref().unwrap().labels,
+            single8.labels,
+            "{name}: restart 1"
+        );
+        report.push(format!(
+            "{name}: acc {acc:.3}, {} iterations",
+            fit.iterations
+        ));
     }
     eprintln!("{}", report.join("\n"));
 }
@@ -122,7 +142,10 @@ fn every_method_rejects_bad_cluster_counts_and_missing_inputs_with_typed_errors(
             ),
         }
         // A method either works without features / without kernels or says what it needs.
-        for (what, set) in [("no features", &kernels_only), ("no kernels", &features_only)] {
+        for (what, set) in [
+            ("no features", &kernels_only),
+            ("no kernels", &features_only),
+        ] {
             if let Err(e) = c.fit_dyn(set, 2, 0) {
                 assert!(
                     matches!(e, Error::InvalidInput { .. }),
