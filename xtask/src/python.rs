@@ -2,7 +2,8 @@
 //! created with `python3 -m venv` and filled with pip. When anything fails the
 //! harness prints a clear skip line instead of an error.
 
-use std::path::PathBuf;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Path of the venv's python, creating the venv and installing `packages` if needed.
@@ -60,4 +61,29 @@ fn import_name(package: &str) -> &str {
         "scikit-learn" => "sklearn",
         other => other,
     }
+}
+
+/// Run the harness script `xtask/py/<script>` with `py` and `args`; its standard output,
+/// or why it failed (its standard error).
+pub fn run_script<I, S>(py: &Path, script: &str, args: I) -> Result<String, String>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("py")
+        .join(script);
+    let out = Command::new(py)
+        .arg(&path)
+        .args(args)
+        .output()
+        .map_err(|e| format!("running {}: {e}", path.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{script} exited with {}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    String::from_utf8(out.stdout).map_err(|e| format!("{script}: output not UTF-8: {e}"))
 }

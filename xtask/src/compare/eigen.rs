@@ -11,12 +11,11 @@
 //! input validation. Every timing is the best of `REPEATS` runs after one warm-up; the
 //! line also reports the largest eigenvalue difference relative to λ_1.
 
-use crate::python::venv_python;
+use crate::python::{run_script, venv_python};
 use faer::Mat;
 use mkc_linalg::eigen::{top_k, EigenMethod, EigenOptions};
 use rand::Rng;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::Instant;
 
 const REPEATS: usize = 3;
@@ -147,29 +146,18 @@ impl Reference {
 }
 
 fn reference(py: &Path, file: &Path, n: usize, k: usize) -> Res<Reference> {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("py")
-        .join("compare_eigen.py");
     let with_eigh = k >= 100;
-    let out = Command::new(py)
-        .arg(&script)
-        .arg(file)
-        .args([
-            n.to_string(),
-            k.to_string(),
-            REPEATS.to_string(),
-            (with_eigh as u8).to_string(),
-        ])
-        .output()?;
-    if !out.status.success() {
-        return Err(format!(
-            "python exited with {}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim()
-        )
-        .into());
-    }
-    let text = String::from_utf8(out.stdout)?;
+    let text = run_script(
+        py,
+        "compare_eigen.py",
+        [
+            file.as_os_str().to_owned(),
+            n.to_string().into(),
+            k.to_string().into(),
+            REPEATS.to_string().into(),
+            (with_eigh as u8).to_string().into(),
+        ],
+    )?;
     let mut eigsh = None;
     let mut eigh = None;
     let mut values = Vec::new();

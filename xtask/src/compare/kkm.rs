@@ -6,13 +6,12 @@
 //! return the same labels. Timings are the best of `REPEATS` runs; ours includes input
 //! validation (kernel symmetry/finiteness check), numpy's does not.
 
-use crate::python::venv_python;
+use crate::python::{run_script, venv_python};
 use faer::Mat;
 use mkc_core::ParamGuard;
 use mkc_kmeans::KernelKMeansParams;
 use rand::Rng;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::Instant;
 
 const REPEATS: usize = 5;
@@ -120,28 +119,17 @@ fn reference(
             .flat_map(|&l| (l as u64).to_le_bytes())
             .collect();
         std::fs::write(dir.join("init.u64"), lab)?;
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("py")
-            .join("compare_kkm.py");
-        let out = Command::new(py)
-            .arg(&script)
-            .arg(&dir)
-            .args([
-                n.to_string(),
-                k.to_string(),
-                iters.to_string(),
-                REPEATS.to_string(),
-            ])
-            .output()?;
-        if !out.status.success() {
-            return Err(format!(
-                "python exited with {}: {}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr).trim()
-            )
-            .into());
-        }
-        let json = String::from_utf8(out.stdout)?;
+        let json = run_script(
+            py,
+            "compare_kkm.py",
+            [
+                dir.as_os_str().to_owned(),
+                n.to_string().into(),
+                k.to_string().into(),
+                iters.to_string().into(),
+                REPEATS.to_string().into(),
+            ],
+        )?;
         let labels: Vec<usize> = std::fs::read(dir.join("labels_py.u64"))?
             .chunks_exact(8)
             .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])) as usize)
