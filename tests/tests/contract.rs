@@ -15,7 +15,7 @@ const N: usize = 40;
 /// coordinate positive so that every kernel is a valid non-negative affinity too), the true
 /// classes, and three kernels on them: linear, Gaussian σ = 1 and σ = 3.
 fn data() -> (Mat<f64>, Vec<usize>, Vec<Mat<f64>>) {
-    let noise = |i: usize, j: usize| (((i * 7919 + j * 104_729) % 1000) as f64 / 1000.0 - 0.5);
+    let noise = |i: usize, j: usize| ((i * 7919 + j * 104_729) % 1000) as f64 / 1000.0 - 0.5;
     let truth: Vec<usize> = (0..N).map(|i| usize::from(i % 2 == 1)).collect();
     let x = Mat::from_fn(N, 3, |i, j| 1.0 + 6.0 * truth[i] as f64 + noise(i, j));
     let d2 = |i: usize, j: usize| (0..3).map(|t| (x[(i, t)] - x[(j, t)]).powi(2)).sum::<f64>();
