@@ -261,8 +261,9 @@ fn kernel_set<'a>(
 /// an (m, n, n) array; `None` for none) and `features` (an n × d float64 array or
 /// `None`), with `n_clusters` clusters and the seed `seed`.
 ///
-/// Arrays are read in place (no copy) when C- or Fortran-contiguous; the GIL is
-/// released while the kernels are validated and the method runs. Returns a dict with
+/// Arrays are read in place (no copy) when C- or Fortran-contiguous (a C-ordered
+/// kernel through its column-major view, see [`crate::arrays`]); the GIL is released
+/// while the kernels are validated and the method runs. Returns a dict with
 /// `labels`, `n_clusters`, `kernel_weights`, `weight_constraint`, `objective`,
 /// `n_iter`, `converged`, `diagnostics`, `timings` (seconds: `wall` of the fit, each
 /// phase, and `validate`, the kernel set's checks before it) and `copied_arrays` (how
@@ -295,11 +296,19 @@ pub fn fit<'py>(
         .transpose()
         .py()?;
     let copies = ks.iter().chain(&x).filter(|m| !m.is_view()).count();
-    let refs: Vec<_> = ks.iter().map(Matrix::as_mat).collect();
     let xref = x.as_ref().map(Matrix::as_mat);
     let fitted = py.detach(|| {
         let t0 = std::time::Instant::now();
-        let set = kernel_set(refs, xref)?;
+        let set = match kernel_set(ks.iter().map(Matrix::as_mat).collect(), xref) {
+            Ok(set) => set,
+            // The same checks on the caller's orientation, so that the message names
+            // the entries as the caller indexes them.
+            Err(e) => {
+                return Err(kernel_set(ks.iter().map(Matrix::exact).collect(), xref)
+                    .err()
+                    .unwrap_or(e))
+            }
+        };
         let validate = t0.elapsed().as_secs_f64();
         model.fit_dyn(&set, k, seed).map(|c| (c, validate))
     });

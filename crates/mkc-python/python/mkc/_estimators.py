@@ -91,7 +91,10 @@ class _Fitted:
             of ``KernelTransformer(keep_features=True)``); ``None`` for feature-only
             methods given ``features``. Single-kernel methods given several kernels
             use their equal-weight mean (pass one kernel to use only that one).
-            float64 arrays that are C- or Fortran-contiguous are read in place.
+            float64 arrays that are C- or Fortran-contiguous are read in place; a
+            C-ordered kernel is read column by column, i.e. as its transpose, which is
+            the kernel itself when it is exactly symmetric (kernels must be symmetric
+            to 1e-8 relative; errors name entries as you index them).
         y : ignored
         features : (n, d) array, optional
             Sample features, for the methods that work in feature space (k-means, the
