@@ -464,3 +464,86 @@ fn scsk_and_scmk_from_the_command_line() {
     assert_eq!(code, 1);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn cluster_takes_a_dataset_row_and_its_recipe_from_the_config() {
+    let dir = common::temp_dir("cluster-config");
+    let data = common::committed_data();
+    let d = data.to_str().unwrap();
+    let cfg = dir.join("rows.toml");
+    std::fs::write(
+        &cfg,
+        r#"
+title = "rows"
+restarts = 1
+[datasets.iono]
+source = "ionosphere"
+recipe = "gauss-median"
+[datasets.ionosphere]
+recipe = "gauss-median"
+[tables.t]
+title = "T"
+datasets = ["iono"]
+columns = [{ id = "kkm", label = "KKM", method = "kkm" }]
+"#,
+    )
+    .unwrap();
+    let c = cfg.to_str().unwrap();
+    let labels = |tag: &str, method: &str, opts: &[&str]| -> (i32, Vec<String>) {
+        let out = dir.join(format!("{tag}.csv"));
+        let mut args = vec![
+            "mkc",
+            "cluster",
+            "-m",
+            method,
+            "--seed",
+            "4",
+            "--data-dir",
+            d,
+        ];
+        args.extend_from_slice(opts);
+        args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+        let code = mkc_cli::run_cli(args);
+        (code, if code == 0 { lines(&out) } else { vec![] })
+    };
+    let (code, direct) = labels(
+        "direct",
+        "kkm",
+        &["--dataset", "ionosphere", "--recipe", "gauss-median"],
+    );
+    assert_eq!(code, 0);
+    // A row of the config under its own key (source = "ionosphere") and a row named like
+    // the registered dataset: both bring their recipe, and give the same labels.
+    for (tag, row) in [("row", "iono"), ("same-name", "ionosphere")] {
+        let (code, got) = labels(tag, "kkm", &["--dataset", row, "--config", c]);
+        assert_eq!(code, 0, "{row}");
+        assert_eq!(got, direct, "{row}");
+    }
+    // Without the config, `iono` is no dataset and `ionosphere` has no recipe.
+    assert_eq!(labels("no-row", "kkm", &["--dataset", "iono"]).0, 1);
+    assert_eq!(
+        labels("no-recipe", "kkm", &["--dataset", "ionosphere"]).0,
+        1
+    );
+    // The example config's own files: three classes that the two views separate together.
+    let example = common::root().join("configs/example-own-data.toml");
+    let report = dir.join("shapes.json");
+    let (code, got) = labels(
+        "shapes",
+        "avg-kkm",
+        &[
+            "--dataset",
+            "shapes",
+            "--config",
+            example.to_str().unwrap(),
+            "--report",
+            report.to_str().unwrap(),
+        ],
+    );
+    assert_eq!((code, got.len()), (0, 90));
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(rec["n_clusters"].as_u64(), Some(3));
+    assert!(rec["metrics"]["acc"].as_f64().unwrap() > 95.0, "{rec}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,9 +1,11 @@
 //! Snapshots of every `--quick` table (what `cargo xtask reproduce --quick` writes to
-//! `results/quick/`, without timings). Needs the shared data: with `MKC_DATA_DIR` unset
-//! the test says why it is skipped, since rows without data would change the tables.
+//! `results/quick/`, without timings). Needs a full data directory (every dataset of
+//! `configs/datasets.toml` whose files are public; the SimpleMKKM authors' kernel files
+//! are absent and their rows say so): with `MKC_DATA_DIR` unset the test says why it is
+//! skipped, since rows without data would change the tables.
 //!
 //! After changing a config or a method on purpose, accept the new tables with
-//! `MKC_DATA_DIR=../shared/data INSTA_UPDATE=always cargo test -p mkc-integration-tests --test snapshots`
+//! `MKC_DATA_DIR=<data directory> INSTA_UPDATE=always cargo test -p mkc-integration-tests --test snapshots`
 //! and review the diff of `tests/tests/snapshots/` (and regenerate `results/quick/` with
 //! `cargo xtask reproduce --quick`).
 
@@ -15,7 +17,9 @@ use mkc_experiments::reproduce::{reproduce, Reproduce};
 #[test]
 fn quick_tables_match_their_snapshots() {
     let Some(dir) = common::env_data_dir() else {
-        eprintln!("skipped: MKC_DATA_DIR is not set (the snapshots are taken with MKC_DATA_DIR=../shared/data)");
+        eprintln!(
+            "skipped: MKC_DATA_DIR is not set (the snapshots are taken with a full data directory)"
+        );
         return;
     };
     let source = RegistrySource::new(Some(&dir)).unwrap();

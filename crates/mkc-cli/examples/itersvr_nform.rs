@@ -8,7 +8,7 @@
 //! numbers are in the `mkc_svm::svr` module docs.)
 //!
 //! ```text
-//! MKC_DATA_DIR=../shared/data cargo run --release -p mkc-cli --example itersvr_nform
+//! MKC_DATA_DIR=<data directory with letter-ab> cargo run --release -p mkc-cli --example itersvr_nform
 //! ```
 use mkc_core::ParamGuard;
 use mkc_svm::{CheckedKernel, EpsSvrParams};

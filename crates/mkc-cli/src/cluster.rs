@@ -35,7 +35,9 @@ pub struct ClusterArgs {
     /// Kernel recipe for --dataset / --data: a name from configs/recipes.toml or from --config.
     #[arg(long)]
     pub recipe: Option<String>,
-    /// An experiment config whose [recipes] are searched before the built-in ones.
+    /// An experiment config: its [recipes] are searched before the built-in ones, and a
+    /// --dataset that is one of its [datasets] rows comes with that row's source or own
+    /// files, subsets and (without --recipe) recipe.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Number of clusters (default for --dataset: the number of classes).
@@ -61,6 +63,7 @@ pub struct ClusterArgs {
     pub data_dir: Option<PathBuf>,
 }
 
+/// Recipe `name`: from the config's `[recipes]` first, then the built-in ones.
 pub fn find_recipe(name: &str, config: Option<&Path>) -> Result<Recipe> {
     if let Some(path) = config {
         let (cfg, _) = mkc_experiments::read_config(path)?;
@@ -91,73 +94,86 @@ pub struct Loaded {
     pub dataset: String,
 }
 
+/// A feature file: CSV (numbers only, one sample per row) or `.npy` (n x d).
 pub fn read_features(path: &Path) -> Result<Mat<f64>> {
-    if path.extension().is_some_and(|e| e == "npy") {
-        mkc_data::npy::read(path)
-    } else {
-        mkc_data::csv::read_dense(path, &mkc_data::csv::CsvOptions::new())
-    }
+    mkc_experiments::own_data::read_matrix(path)
 }
 
-pub fn load(
-    kernel: &[PathBuf],
-    dataset: Option<&str>,
-    data: Option<&Path>,
+/// Dataset row `name` of the config at `path` (own-data paths taken relative to the
+/// config file) and the name of its recipe; `None` when the config has no such row.
+fn config_dataset(path: &Path, name: &str) -> Result<Option<(DatasetCfg, Option<String>)>> {
+    let (cfg, _) = mkc_experiments::read_config(path)?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    Ok(cfg
+        .datasets
+        .get(name)
+        .map(|d| (d.with_base(dir), d.recipe.clone())))
+}
+
+/// `--dataset NAME`: a row of `--config` (its source or own files, subsets, clusters and,
+/// without `--recipe`, its recipe), else a registered dataset.
+fn load_dataset(
+    name: &str,
     recipe: Option<&str>,
     config: Option<&Path>,
     data_dir: Option<&Path>,
 ) -> Result<Loaded> {
-    if let Some(name) = dataset {
-        let source = RegistrySource::new(data_dir)?;
-        if !source.registry.names().contains(&name) {
-            return Err(Error::param(
-                "dataset",
-                name,
-                "not in the registry (`mkc datasets` lists the names)",
-            ));
-        }
-        let recipe = recipe.map(|r| find_recipe(r, config)).transpose()?;
-        let cfg = DatasetCfg {
-            source: None,
-            label: None,
-            recipe: None,
-            classes: None,
-            views: None,
-            clusters: None,
-        };
-        let p = prepare(&source, name, &cfg, recipe.as_ref())?;
-        return Ok(Loaded {
-            kernels: p.kernels,
-            names: p.kernel_names,
-            features: p.features,
-            truth: Some(p.truth),
-            n_clusters: Some(p.n_clusters),
-            dataset: name.to_string(),
-        });
+    let source = RegistrySource::new(data_dir)?;
+    let row = config
+        .map(|c| config_dataset(c, name))
+        .transpose()?
+        .flatten();
+    let (cfg, own_recipe) = row.unwrap_or_default();
+    let registered = cfg.source.as_deref().unwrap_or(name);
+    if !cfg.is_own() && !source.registry.names().contains(&registered) {
+        return Err(Error::param(
+            "dataset",
+            registered,
+            "not in the registry (`mkc datasets` lists the names) nor a dataset of --config",
+        ));
     }
-    if let Some(path) = data {
-        let name =
-            recipe.ok_or_else(|| Error::param("recipe", "(missing)", "--data needs --recipe"))?;
-        let rc = find_recipe(name, config)?;
-        let mut x = read_features(path)?;
-        mkc_core::validate::finite(&path.display().to_string(), x.as_ref())?;
-        mkc_experiments::recipe::scale_features(&mut x, rc.scale);
-        let views = vec![(String::new(), x)];
-        let (kernels, names) = mkc_experiments::recipe::build_kernels(&views, &rc)?;
-        let x = views.into_iter().next().map(|v| v.1);
-        return Ok(Loaded {
-            kernels,
-            names,
-            features: x,
-            truth: None,
-            n_clusters: None,
-            dataset: path.display().to_string(),
-        });
-    }
+    let recipe = recipe
+        .or(own_recipe.as_deref())
+        .map(|r| find_recipe(r, config))
+        .transpose()?;
+    let p = prepare(&source, name, &cfg, recipe.as_ref())?;
+    Ok(Loaded {
+        kernels: p.kernels,
+        names: p.kernel_names,
+        features: p.features,
+        truth: Some(p.truth),
+        n_clusters: Some(p.n_clusters),
+        dataset: name.to_string(),
+    })
+}
+
+/// `--data FILE --recipe R`: the recipe's kernels on a feature file.
+fn load_features(path: &Path, recipe: Option<&str>, config: Option<&Path>) -> Result<Loaded> {
+    let name =
+        recipe.ok_or_else(|| Error::param("recipe", "(missing)", "--data needs --recipe"))?;
+    let rc = find_recipe(name, config)?;
+    let mut x = read_features(path)?;
+    mkc_core::validate::finite(&path.display().to_string(), x.as_ref())?;
+    mkc_experiments::recipe::scale_features(&mut x, rc.scale);
+    let views = vec![(String::new(), x)];
+    let (kernels, names) = mkc_experiments::recipe::build_kernels(&views, &rc)?;
+    let x = views.into_iter().next().map(|v| v.1);
+    Ok(Loaded {
+        kernels,
+        names,
+        features: x,
+        truth: None,
+        n_clusters: None,
+        dataset: path.display().to_string(),
+    })
+}
+
+/// `--kernel FILE…`: `.npy` kernels, or `*_Kmatrix.mat` files (kernels and labels).
+fn load_kernel_files(files: &[PathBuf]) -> Result<Loaded> {
     let mut kernels = Vec::new();
     let mut names = Vec::new();
     let mut truth = None;
-    for path in kernel {
+    for path in files {
         let is_mat = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("mat"));
@@ -190,6 +206,24 @@ pub fn load(
         n_clusters: None,
         dataset: String::new(),
     })
+}
+
+/// The kernels (and features, truth) of `mkc cluster` / `mkc kernels`: from a dataset
+/// (`--dataset`, with `--config`'s row when it has one), a feature file (`--data`) or
+/// kernel files (`--kernel`).
+pub fn load(
+    kernel: &[PathBuf],
+    dataset: Option<&str>,
+    data: Option<&Path>,
+    recipe: Option<&str>,
+    config: Option<&Path>,
+    data_dir: Option<&Path>,
+) -> Result<Loaded> {
+    match (dataset, data) {
+        (Some(name), _) => load_dataset(name, recipe, config, data_dir),
+        (None, Some(path)) => load_features(path, recipe, config),
+        (None, None) => load_kernel_files(kernel),
+    }
 }
 
 /// Parse `--<param> value` pairs for `method`.

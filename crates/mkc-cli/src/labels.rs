@@ -5,31 +5,7 @@ use std::path::Path;
 
 /// Read labels and map them to 0.. in order of first appearance.
 pub fn read(path: &Path) -> Result<Vec<usize>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let mut names: Vec<&str> = Vec::new();
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let t = line.trim().trim_matches('"');
-        if t.is_empty() {
-            continue;
-        }
-        let id = match names.iter().position(|n| *n == t) {
-            Some(i) => i,
-            None => {
-                names.push(t);
-                names.len() - 1
-            }
-        };
-        out.push(id);
-    }
-    if out.is_empty() {
-        return Err(Error::parse(
-            path,
-            "file",
-            "no labels (expected one label per line)",
-        ));
-    }
-    Ok(out)
+    mkc_experiments::own_data::read_labels(path).map(|(ids, _)| ids)
 }
 
 /// Write labels, one per line.

@@ -14,6 +14,8 @@
 //! `mkc-experiments`: every registered method's parameters become flags of
 //! `mkc cluster`, with the paper's defaults.
 
+#![forbid(unsafe_code)]
+
 use clap::{Arg, ArgMatches, Command, FromArgMatches, Parser, Subcommand};
 use std::ffi::OsString;
 

@@ -271,15 +271,19 @@ fn build(
     }
 }
 
-/// Load and prepare the dataset row `key`.
+/// Load and prepare the dataset row `key`: a registered dataset from `source`, or the
+/// row's own files ([`crate::own_data`]).
 pub fn prepare(
     source: &dyn DataSource,
     key: &str,
     cfg: &DatasetCfg,
     recipe: Option<&Recipe>,
 ) -> Result<Prepared> {
-    let name = cfg.source.as_deref().unwrap_or(key);
-    let raw = source.load(name)?;
+    let raw = if cfg.is_own() {
+        crate::own_data::load(key, cfg)?
+    } else {
+        source.load(cfg.source.as_deref().unwrap_or(key))?
+    };
     let what = format!("dataset `{key}`");
     let (rows, truth) = select_classes(&raw, cfg, &what)?;
     let n = truth.len();

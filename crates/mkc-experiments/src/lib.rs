@@ -1,8 +1,10 @@
 //! Config-driven experiments that reproduce the tables of the five MKC/MMC papers.
 //!
-//! A TOML config (`configs/<paper>.toml`, schema in [`config`]) describes datasets,
-//! kernel recipes, tables whose columns are methods with hyperparameter grids, the
-//! summary rule of each column, and the values the paper reports. [`run_plan`] runs it
+//! A TOML config (`configs/<paper>.toml`, schema in [`config`] and, for users, in the
+//! repository's `docs/config.md`) describes datasets (registered ones, or the user's own
+//! feature or kernel files: [`own_data`]), kernel recipes, tables whose columns are
+//! methods with hyperparameter grids, the summary rule of each column, and the values the
+//! paper reports. [`run_plan`] runs it
 //! (kernels built once per dataset, jobs in parallel, results independent of the
 //! number of threads), appends one JSON record per run ([`record`]), and
 //! [`table::render`] writes Markdown with the paper's value beside ours. Methods plug
@@ -35,11 +37,14 @@
 //! assert!(err.contains("`restart`"), "{err}");
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod config;
 pub mod dataset;
 pub mod figure;
 pub mod methods;
 pub mod metric;
+pub mod own_data;
 pub mod paper;
 pub mod params;
 pub mod progress;

@@ -13,7 +13,11 @@ use std::path::{Path, PathBuf};
 /// Files in `configs/` that are not experiment configs.
 pub const NOT_EXPERIMENTS: &[&str] = &["datasets.toml", "recipes.toml"];
 
-/// The experiment configs in `dir`, sorted by name.
+/// Configs whose file name starts with this are examples for users (`mkc run FILE`),
+/// not paper reproductions.
+pub const EXAMPLE_PREFIX: &str = "example-";
+
+/// The experiment configs (paper reproductions) in `dir`, sorted by name.
 pub fn config_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let rd = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
     let mut out: Vec<PathBuf> = rd
@@ -22,7 +26,7 @@ pub fn config_files(dir: &Path) -> Result<Vec<PathBuf>> {
         .filter(|p| {
             p.file_name()
                 .and_then(|n| n.to_str())
-                .is_some_and(|n| !NOT_EXPERIMENTS.contains(&n))
+                .is_some_and(|n| !NOT_EXPERIMENTS.contains(&n) && !n.starts_with(EXAMPLE_PREFIX))
         })
         .collect();
     out.sort();
@@ -30,11 +34,16 @@ pub fn config_files(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// Read, check and resolve one config with `profile`; the plan's name defaults to the
-/// file stem. Returns the plan and the hash of the config text.
+/// file stem, and the own-data files of its datasets are taken relative to the config
+/// file. Returns the plan and the hash of the config text.
 pub fn load_plan(path: &Path, profile: &str, source: &dyn DataSource) -> Result<(Plan, String)> {
     let (cfg, text) = read_config(path)?;
     let src = path.display().to_string();
     let mut plan = resolve(&src, &cfg, profile, &|n| source.contains(n))?;
+    let dir = path.parent().unwrap_or(Path::new(""));
+    for d in plan.datasets.values_mut() {
+        *d = d.with_base(dir);
+    }
     if plan.name.is_empty() {
         plan.name = path
             .file_stem()

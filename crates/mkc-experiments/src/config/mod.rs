@@ -1,10 +1,10 @@
 //! The experiment config schema (TOML, one file per paper under `configs/`).
 //!
 //! A config holds kernel **recipes** (named, reusable: feature scaling, a kernel list,
-//! normalisations), **datasets** (a registry name, optional class / view subsets, the
-//! recipe to use), and **tables** (rows = datasets, columns = methods with fixed
-//! parameters, hyperparameter grids and a summary rule, metrics, the paper's reported
-//! values). `[profiles.quick]` / `[profiles.full]` override restarts, seeds, the dataset
+//! normalisations), **datasets** (a registry name or the user's own `features` /
+//! `kernels` and `labels` files, optional class / view subsets, the recipe to use), and
+//! **tables** (rows = datasets, columns = methods with fixed parameters, hyperparameter
+//! grids and a summary rule, metrics, the paper's reported values). `[profiles.quick]` / `[profiles.full]` override restarts, seeds, the dataset
 //! rows and the grids of a table. Every struct denies unknown keys; parse and
 //! validation errors are [`mkc_core::Error::Config`] naming the offending key.
 //!

@@ -5,14 +5,17 @@ use super::schema::{KernelEntry, KernelKind, Recipe};
 use super::validate::err;
 use mkc_core::Result;
 
-/// Which optional fields of a kernel entry are present (each checked for its range).
-struct Present {
-    /// The four Gaussian width rules, in schema order.
-    widths: [(&'static str, bool); 4],
-    t: bool,
-    a: bool,
-    degree: bool,
-}
+/// The four Gaussian width rules (exactly one per Gaussian entry).
+const WIDTHS: [&str; 4] = [
+    "sigma",
+    "sigma_range_fraction",
+    "sigma_mean_ratio",
+    "sigma_median_ratio",
+];
+
+/// Which optional fields of a kernel entry are present (each checked for its range), in
+/// schema order: the widths, `t`, `a`, `degree`.
+type Present = [(&'static str, bool); 7];
 
 /// `Some` list must be non-empty with finite positive values.
 fn check_widths(src: &str, key: &str, v: &Option<Vec<f64>>) -> Result<bool> {
@@ -64,75 +67,56 @@ fn present(src: &str, k: &str, e: &KernelEntry) -> Result<Present> {
     let width = |field: &'static str, v: &Option<Vec<f64>>| -> Result<(&'static str, bool)> {
         Ok((field, check_widths(src, &format!("{k}.{field}"), v)?))
     };
-    Ok(Present {
-        widths: [
-            width("sigma", &e.sigma)?,
-            width("sigma_range_fraction", &e.sigma_range_fraction)?,
-            width("sigma_mean_ratio", &e.sigma_mean_ratio)?,
-            width("sigma_median_ratio", &e.sigma_median_ratio)?,
-        ],
-        t: check_widths(src, &format!("{k}.t"), &e.t)?,
-        a: check_offsets(src, k, &e.a)?,
-        degree: check_degrees(src, k, &e.degree)?,
-    })
+    Ok([
+        width(WIDTHS[0], &e.sigma)?,
+        width(WIDTHS[1], &e.sigma_range_fraction)?,
+        width(WIDTHS[2], &e.sigma_mean_ratio)?,
+        width(WIDTHS[3], &e.sigma_median_ratio)?,
+        width("t", &e.t)?,
+        ("a", check_offsets(src, k, &e.a)?),
+        ("degree", check_degrees(src, k, &e.degree)?),
+    ])
+}
+
+/// The fields kind `kind` takes, and the one it needs (with the reason).
+fn fields_of(
+    kind: KernelKind,
+) -> (
+    &'static [&'static str],
+    Option<(&'static str, &'static str)>,
+) {
+    match kind {
+        KernelKind::Gaussian => (&WIDTHS, None),
+        KernelKind::GaussianScaled => (&["t"], Some(("t", "gaussian-scaled needs the list t"))),
+        KernelKind::Polynomial => (
+            &["a", "degree"],
+            Some(("degree", "a polynomial kernel needs degree")),
+        ),
+        KernelKind::Linear | KernelKind::Cosine => (&[], None),
+    }
 }
 
 /// The fields the kind needs are there and the others absent.
 fn check_kind(src: &str, k: &str, kind: KernelKind, p: &Present) -> Result<()> {
-    let stray = |field: &str, present: bool| -> Result<()> {
-        if present {
-            Err(err(
-                src,
-                format!("{k}.{field}"),
-                format!("does not apply to kind {kind:?}"),
-            ))
-        } else {
-            Ok(())
-        }
-    };
-    let no_widths = || p.widths.iter().try_for_each(|&(f, on)| stray(f, on));
-    match kind {
-        KernelKind::Gaussian => {
-            if p.widths.iter().filter(|w| w.1).count() != 1 {
-                return Err(err(
-                    src,
-                    k,
-                    "a gaussian kernel needs exactly one of sigma, sigma_range_fraction, sigma_mean_ratio, sigma_median_ratio",
-                ));
-            }
-            stray("t", p.t)?;
-            stray("a", p.a)?;
-            stray("degree", p.degree)
-        }
-        KernelKind::GaussianScaled => {
-            if !p.t {
-                return Err(err(
-                    src,
-                    format!("{k}.t"),
-                    "gaussian-scaled needs the list t",
-                ));
-            }
-            no_widths()?;
-            stray("a", p.a)?;
-            stray("degree", p.degree)
-        }
-        KernelKind::Polynomial => {
-            if !p.degree {
-                return Err(err(
-                    src,
-                    format!("{k}.degree"),
-                    "a polynomial kernel needs degree",
-                ));
-            }
-            no_widths()?;
-            stray("t", p.t)
-        }
-        KernelKind::Linear | KernelKind::Cosine => {
-            no_widths()?;
-            stray("t", p.t)?;
-            stray("a", p.a)?;
-            stray("degree", p.degree)
-        }
+    let has = |f: &str| p.iter().any(|&(g, on)| g == f && on);
+    if kind == KernelKind::Gaussian && WIDTHS.iter().filter(|w| has(w)).count() != 1 {
+        return Err(err(
+            src,
+            k,
+            "a gaussian kernel needs exactly one of sigma, sigma_range_fraction, sigma_mean_ratio, sigma_median_ratio",
+        ));
+    }
+    let (allowed, needed) = fields_of(kind);
+    if let Some((f, why)) = needed.filter(|(f, _)| !has(f)) {
+        return Err(err(src, format!("{k}.{f}"), why));
+    }
+    match p.iter().find(|&&(f, on)| on && !allowed.contains(&f)) {
+        Some((f, _)) => Err(err(
+            src,
+            format!("{k}.{f}"),
+            format!("does not apply to kind {kind:?}"),
+        )),
+        None => Ok(()),
     }
 }
 

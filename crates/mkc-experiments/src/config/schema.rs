@@ -5,6 +5,7 @@ use crate::paper::PaperValue;
 use crate::params::ParamValue;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// A whole config file: one paper's experiments (or one group of tables).
 #[derive(Debug, Clone, Deserialize)]
@@ -139,13 +140,26 @@ pub enum NormalizeStep {
     Multiplicative,
 }
 
-/// A dataset row.
-#[derive(Debug, Clone, Deserialize)]
+/// A dataset row: a registered dataset (`source`, or the key), or the user's own files
+/// (`features` or `kernels`, with `labels`).
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DatasetCfg {
     /// Name in the dataset registry (`configs/datasets.toml`); defaults to the key.
     #[serde(default)]
     pub source: Option<String>,
+    /// Own data: feature files, one sample per row (CSV of numbers, or `.npy`). One file
+    /// is one feature matrix; several are views of the same samples, named by their file
+    /// stems. Paths are relative to the config file.
+    #[serde(default)]
+    pub features: Option<Vec<PathBuf>>,
+    /// Own data: precomputed kernel files, one n x n kernel each (`.npy`, or CSV).
+    #[serde(default)]
+    pub kernels: Option<Vec<PathBuf>>,
+    /// Own data: the true class of every sample, one label per line (any text), to
+    /// score the clusterings against.
+    #[serde(default)]
+    pub labels: Option<PathBuf>,
     /// Row label in the tables; defaults to the key.
     #[serde(default)]
     pub label: Option<String>,
@@ -161,6 +175,29 @@ pub struct DatasetCfg {
     /// Number of clusters; the number of classes (after the subset) when absent.
     #[serde(default)]
     pub clusters: Option<usize>,
+}
+
+impl DatasetCfg {
+    /// Whether the row is the user's own files rather than a registered dataset.
+    pub fn is_own(&self) -> bool {
+        self.features.is_some() || self.kernels.is_some() || self.labels.is_some()
+    }
+
+    /// The same row with its relative file paths taken from directory `dir` (the
+    /// config file's).
+    pub fn with_base(&self, dir: &Path) -> DatasetCfg {
+        let join = |files: &Option<Vec<PathBuf>>| {
+            files
+                .as_ref()
+                .map(|v| v.iter().map(|p| dir.join(p)).collect())
+        };
+        DatasetCfg {
+            features: join(&self.features),
+            kernels: join(&self.kernels),
+            labels: self.labels.as_ref().map(|p| dir.join(p)),
+            ..self.clone()
+        }
+    }
 }
 
 /// How the runs of a column are summarised into one cell.

@@ -80,98 +80,193 @@ fn the_good_config_resolves_with_profiles() {
     assert_eq!(p["other"].mean, 70.0);
 }
 
+/// Each case: `GOOD` with `from` replaced by `to` fails at `key` (exactly), with a
+/// reason that contains `why`.
+fn assert_errors(cases: &[(&str, &str, &str, &str)]) {
+    for &(from, to, key, why) in cases {
+        assert!(GOOD.contains(from), "{from}");
+        let (k, r) = error_of(&GOOD.replace(from, to));
+        assert_eq!(k, key, "{from} -> {to}");
+        assert!(r.contains(why), "{from} -> {to}: {r}");
+    }
+}
+
 #[test]
 fn unknown_keys_are_named() {
-    let (k, r) = error_of(&GOOD.replace("restarts = 2", "restarts = 2\nrestart = 3"));
-    assert_eq!(k, "restart");
-    assert!(r.contains("unknown field"), "{r}");
-    let (k, _) = error_of(&GOOD.replace("title = \"T1\"", "title = \"T1\"\ncolour = 1"));
-    assert_eq!(k, "tables.t1.colour");
-    let (k, _) =
-        error_of(&GOOD.replace("summary = \"average\"", "summary = \"average\", bogus = 1"));
-    assert!(k.ends_with("bogus"), "{k}");
-    let (k, _) = error_of(&GOOD.replace(
-        "normalize = [\"multiplicative\"]",
-        "normalise = [\"multiplicative\"]",
-    ));
-    assert_eq!(k, "recipes.g.normalise");
+    assert_errors(&[
+        (
+            "restarts = 2",
+            "restarts = 2\nrestart = 3",
+            "restart",
+            "unknown field",
+        ),
+        (
+            "title = \"T1\"",
+            "title = \"T1\"\ncolour = 1",
+            "tables.t1.colour",
+            "unknown field",
+        ),
+        (
+            "summary = \"average\"",
+            "summary = \"average\", bogus = 1",
+            "tables.t1.bogus",
+            "unknown field",
+        ),
+        (
+            "normalize = [\"multiplicative\"]",
+            "normalise = [\"multiplicative\"]",
+            "recipes.g.normalise",
+            "unknown field",
+        ),
+    ]);
 }
 
 #[test]
 fn wrong_types_are_named() {
-    let (k, r) = error_of(&GOOD.replace("restarts = 2", "restarts = \"many\""));
-    assert_eq!(k, "restarts");
-    assert!(r.contains("line"), "{r}");
-    let (k, _) = error_of(&GOOD.replace("[0.1, 0.5]", "\"0.1\""));
-    assert!(k.starts_with("recipes.g.kernels"), "{k}");
-    let (k, _) = error_of(&GOOD.replace("grid = { n_init = [1, 2] }", "grid = { n_init = [1.5] }"));
-    assert_eq!(k, "tables.t1.columns[0].grid.n_init");
-    let (k, r) = error_of(&GOOD.replace("\"73.22 ± 2.90\"", "\"lots\""));
-    assert!(k.contains("paper"), "{k}");
-    assert!(r.contains("lots"), "{r}");
+    assert_errors(&[
+        ("restarts = 2", "restarts = \"many\"", "restarts", "line"),
+        ("[0.1, 0.5]", "\"0.1\"", "recipes.g.kernels", "line"),
+        (
+            "grid = { n_init = [1, 2] }",
+            "grid = { n_init = [1.5] }",
+            "tables.t1.columns[0].grid.n_init",
+            "",
+        ),
+        (
+            "\"73.22 ± 2.90\"",
+            "\"lots\"",
+            "tables.t1.paper.acc",
+            "lots",
+        ),
+    ]);
 }
 
 #[test]
 fn empty_grids_and_lists_are_errors() {
-    let (k, r) = error_of(&GOOD.replace("grid = { n_init = [1, 2] }", "grid = { n_init = [] }"));
-    assert_eq!(k, "tables.t1.columns[0].grid.n_init");
-    assert!(r.contains("empty grid"), "{r}");
-    let (k, _) = error_of(&GOOD.replace("n_init = [2]", "n_init = []"));
-    assert_eq!(k, "profiles.quick.tables.t1.grids.avg.n_init");
-    let (k, _) = error_of(&GOOD.replace("datasets = [\"toy\"]", "datasets = []"));
-    assert_eq!(k, "tables.t1.datasets");
-    let (k, _) = error_of(&GOOD.replace("metrics = [\"acc\", \"nmi\"]", "metrics = []"));
-    assert_eq!(k, "tables.t1.metrics");
-    let (k, _) = error_of(&GOOD.replace("[0.1, 0.5]", "[]"));
-    assert_eq!(k, "recipes.g.kernels[0].sigma_range_fraction");
+    assert_errors(&[
+        (
+            "grid = { n_init = [1, 2] }",
+            "grid = { n_init = [] }",
+            "tables.t1.columns[0].grid.n_init",
+            "empty grid",
+        ),
+        (
+            "n_init = [2]",
+            "n_init = []",
+            "profiles.quick.tables.t1.grids.avg.n_init",
+            "empty grid",
+        ),
+        (
+            "datasets = [\"toy\"]",
+            "datasets = []",
+            "tables.t1.datasets",
+            "empty list",
+        ),
+        (
+            "metrics = [\"acc\", \"nmi\"]",
+            "metrics = []",
+            "tables.t1.metrics",
+            "empty list",
+        ),
+        (
+            "[0.1, 0.5]",
+            "[]",
+            "recipes.g.kernels[0].sigma_range_fraction",
+            "empty list",
+        ),
+    ]);
 }
 
 #[test]
 fn missing_datasets_and_recipes_are_errors() {
-    let (k, r) = error_of(&GOOD.replace("datasets = [\"toy\"]", "datasets = [\"toy\", \"nope\"]"));
-    assert_eq!(k, "tables.t1.datasets");
-    assert!(r.contains("`nope`"), "{r}");
-    let (k, r) = error_of(&GOOD.replace(
-        "[datasets.toy]",
-        "[datasets.toy3]\nrecipe = \"g\"\n[datasets.toy]",
-    ));
-    assert_eq!(k, "datasets.toy3");
-    assert!(r.contains("registry"), "{r}");
-    let (k, _) = error_of(&GOOD.replace("recipe = \"g\"", "recipe = \"nothing\""));
-    assert_eq!(k, "datasets.toy.recipe");
-    let (k, _) = error_of(&GOOD.replace("title = \"t\"", ""));
-    assert_eq!(k, "title");
+    assert_errors(&[
+        (
+            "datasets = [\"toy\"]",
+            "datasets = [\"toy\", \"nope\"]",
+            "tables.t1.datasets",
+            "`nope`",
+        ),
+        (
+            "[datasets.toy]",
+            "[datasets.toy3]\nrecipe = \"g\"\n[datasets.toy]",
+            "datasets.toy3",
+            "registry",
+        ),
+        (
+            "recipe = \"g\"",
+            "recipe = \"nothing\"",
+            "datasets.toy.recipe",
+            "no recipe",
+        ),
+        ("title = \"t\"", "", "title", "missing field"),
+    ]);
 }
 
 #[test]
 fn impossible_values_are_errors() {
-    let (k, _) = error_of(&GOOD.replace("restarts = 2", "restarts = 0"));
-    assert_eq!(k, "restarts");
-    let (k, _) = error_of(&GOOD.replace("restarts = 1", "restarts = 0"));
-    assert_eq!(k, "profiles.quick.restarts");
-    let (k, r) = error_of(&GOOD.replace("grid = { n_init = [1, 2] }", "params = { n_init = 0 }"));
-    assert_eq!(k, "tables.t1.columns[0].params.n_init");
-    assert!(r.contains("at least 1"), "{r}");
-    let (k, _) = error_of(&GOOD.replace("[0.1, 0.5]", "[0.1, -0.5]"));
-    assert_eq!(k, "recipes.g.kernels[0].sigma_range_fraction");
-    let (k, _) = error_of(&GOOD.replace(
-        "sigma_range_fraction = [0.1, 0.5]",
-        "sigma_range_fraction = [0.1], sigma = [1.0]",
-    ));
-    assert_eq!(k, "recipes.g.kernels[0]");
-    let (k, _) = error_of(&GOOD.replace("recipe = \"g\"", "recipe = \"g\"\nclusters = 1"));
-    assert_eq!(k, "datasets.toy.clusters");
-    let (k, _) = error_of(&GOOD.replace("method = \"kkm\", grid", "method = \"nosuch\", grid"));
-    assert_eq!(k, "tables.t1.columns[0].method");
-    let (k, r) = error_of(&GOOD.replace("grid = { n_init = [1, 2] }", "grid = { C = [1.0] }"));
-    assert_eq!(k, "tables.t1.columns[0].grid.C");
-    assert!(r.contains("unknown parameter"), "{r}");
-    let (k, _) = error_of(&GOOD.replace("{ id = \"avg\"", "{ id = \"kkm\""));
-    assert_eq!(k, "tables.t1.columns[1].id");
-    let (k, _) = error_of(&GOOD.replace("toy = { kkm", "toy = { zzz = 1, kkm"));
-    assert_eq!(k, "tables.t1.paper.acc.toy.zzz");
-    let (k, _) = error_of(&GOOD.replace("[tables.t1.paper.acc]", "[tables.t1.paper.purity]"));
-    assert_eq!(k, "tables.t1.paper.purity");
+    assert_errors(&[
+        ("restarts = 2", "restarts = 0", "restarts", "at least 1"),
+        (
+            "restarts = 1",
+            "restarts = 0",
+            "profiles.quick.restarts",
+            "at least 1",
+        ),
+        (
+            "grid = { n_init = [1, 2] }",
+            "params = { n_init = 0 }",
+            "tables.t1.columns[0].params.n_init",
+            "at least 1",
+        ),
+        (
+            "[0.1, 0.5]",
+            "[0.1, -0.5]",
+            "recipes.g.kernels[0].sigma_range_fraction",
+            "-0.5",
+        ),
+        (
+            "sigma_range_fraction = [0.1, 0.5]",
+            "sigma_range_fraction = [0.1], sigma = [1.0]",
+            "recipes.g.kernels[0]",
+            "exactly one",
+        ),
+        (
+            "recipe = \"g\"",
+            "recipe = \"g\"\nclusters = 1",
+            "datasets.toy.clusters",
+            "2",
+        ),
+        (
+            "method = \"kkm\", grid",
+            "method = \"nosuch\", grid",
+            "tables.t1.columns[0].method",
+            "unknown method",
+        ),
+        (
+            "grid = { n_init = [1, 2] }",
+            "grid = { C = [1.0] }",
+            "tables.t1.columns[0].grid.C",
+            "unknown parameter",
+        ),
+        (
+            "{ id = \"avg\"",
+            "{ id = \"kkm\"",
+            "tables.t1.columns[1].id",
+            "duplicate",
+        ),
+        (
+            "toy = { kkm",
+            "toy = { zzz = 1, kkm",
+            "tables.t1.paper.acc.toy.zzz",
+            "no such column",
+        ),
+        (
+            "[tables.t1.paper.acc]",
+            "[tables.t1.paper.purity]",
+            "tables.t1.paper.purity",
+            "not a metric",
+        ),
+    ]);
 }
 
 #[test]
@@ -208,21 +303,27 @@ fn row_params_apply_to_columns_whose_method_declares_them() {
     // The paper-only column has no method, hence no row points.
     assert!(plan.tables[0].columns[2].row_points.is_empty());
     // A row parameter may not be a grid key, the row must exist, the value must fit.
-    let (key, reason) = error_of(&format!(
-        "{GOOD}\n[tables.t1.row_params]\ntoy = {{ n_init = 3 }}\n"
-    ));
-    assert!(
-        key.contains("row_params.toy.n_init") && reason.contains("grid"),
-        "{key}: {reason}"
-    );
-    let (key, _) = error_of(&format!(
-        "{GOOD}\n[tables.t1.row_params]\nnope = {{ max_iter = 3 }}\n"
-    ));
-    assert!(key.contains("row_params.nope"), "{key}");
-    let (key, _) = error_of(&format!(
-        "{GOOD}\n[tables.t1.row_params]\ntoy = {{ max_iter = -3 }}\n"
-    ));
-    assert!(key.contains("row_params.toy"), "{key}");
+    for (row, key, why) in [
+        (
+            "toy = { n_init = 3 }",
+            "tables.t1.row_params.toy.n_init",
+            "grid key",
+        ),
+        (
+            "nope = { max_iter = 3 }",
+            "tables.t1.row_params.nope",
+            "not a row",
+        ),
+        (
+            "toy = { max_iter = -3 }",
+            "tables.t1.row_params.toy.params.max_iter",
+            "",
+        ),
+    ] {
+        let (k, r) = error_of(&format!("{GOOD}\n[tables.t1.row_params]\n{row}\n"));
+        assert_eq!(k, key, "{row}");
+        assert!(r.contains(why), "{row}: {r}");
+    }
 }
 
 #[test]
@@ -233,4 +334,67 @@ fn a_recipe_without_kernels_is_a_features_only_recipe() {
     );
     let cfg = parse_config("features.toml", &text).unwrap();
     assert!(resolve("features.toml", &cfg, "full", &known).is_ok());
+}
+
+#[test]
+fn own_files_are_checked_and_skip_the_registry() {
+    let own = |lines: &str| {
+        GOOD.replace(
+            "[datasets.toy]",
+            &format!("[datasets.mine]\n{lines}\n[datasets.toy]"),
+        )
+    };
+    // A row of own files needs no registry entry.
+    let cfg = parse_config(
+        "own.toml",
+        &own("features = [\"a.csv\"]\nlabels = \"y.txt\""),
+    )
+    .unwrap();
+    let plan = resolve("own.toml", &cfg, "full", &known).unwrap();
+    assert!(plan.tables[0].rows == ["toy"]);
+    let d = &cfg.datasets["mine"];
+    assert!(d.is_own() && !cfg.datasets["toy"].is_own());
+    let based = d.with_base(std::path::Path::new("cfgdir"));
+    assert_eq!(
+        based.features.unwrap()[0],
+        std::path::Path::new("cfgdir/a.csv")
+    );
+    assert_eq!(based.labels.unwrap(), std::path::Path::new("cfgdir/y.txt"));
+    let cases = [
+        (
+            "source = \"toy\"\nfeatures = [\"a.csv\"]\nlabels = \"y\"",
+            "datasets.mine.source",
+            "not both",
+        ),
+        (
+            "features = [\"a.csv\"]\nkernels = [\"k.npy\"]\nlabels = \"y\"",
+            "datasets.mine.kernels",
+            "not both",
+        ),
+        (
+            "labels = \"y\"",
+            "datasets.mine",
+            "without `features` or `kernels`",
+        ),
+        (
+            "features = []\nlabels = \"y\"",
+            "datasets.mine.features",
+            "empty list",
+        ),
+        (
+            "kernels = []\nlabels = \"y\"",
+            "datasets.mine.kernels",
+            "empty list",
+        ),
+        (
+            "kernels = [\"k.npy\"]",
+            "datasets.mine.labels",
+            "label file",
+        ),
+    ];
+    for (lines, key, why) in cases {
+        let (k, r) = error_of(&own(lines));
+        assert_eq!(k, key, "{lines}");
+        assert!(r.contains(why), "{lines}: {r}");
+    }
 }

@@ -21,6 +21,48 @@ pub(super) fn positive_restarts(src: &str, key: &str, r: Option<usize>) -> Resul
     Ok(())
 }
 
+/// A row of own files: features or kernels (non-empty lists), labels, no `source`.
+fn check_own_files(src: &str, base: &str, d: &DatasetCfg) -> Result<()> {
+    if d.source.is_some() {
+        return Err(err(
+            src,
+            format!("{base}.source"),
+            "give either a registered dataset (`source`) or your own files, not both",
+        ));
+    }
+    match (&d.features, &d.kernels) {
+        (Some(_), Some(_)) => {
+            return Err(err(
+                src,
+                format!("{base}.kernels"),
+                "give either `features` or `kernels`, not both",
+            ))
+        }
+        (None, None) => {
+            return Err(err(
+                src,
+                base,
+                "`labels` given without `features` or `kernels`",
+            ))
+        }
+        (Some(f), None) if f.is_empty() => {
+            return Err(err(src, format!("{base}.features"), "empty list"))
+        }
+        (None, Some(k)) if k.is_empty() => {
+            return Err(err(src, format!("{base}.kernels"), "empty list"))
+        }
+        _ => {}
+    }
+    if d.labels.is_none() {
+        return Err(err(
+            src,
+            format!("{base}.labels"),
+            "own data needs a label file (one label per line) to score against",
+        ));
+    }
+    Ok(())
+}
+
 fn check_dataset(
     src: &str,
     key: &str,
@@ -41,8 +83,10 @@ fn check_dataset(
             ));
         }
     }
-    let source = d.source.as_deref().unwrap_or(key);
-    if !known_source(source) {
+    if d.is_own() {
+        check_own_files(src, &base, d)?;
+    } else if !known_source(d.source.as_deref().unwrap_or(key)) {
+        let source = d.source.as_deref().unwrap_or(key);
         return Err(err(
             src,
             if d.source.is_some() {
