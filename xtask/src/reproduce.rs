@@ -114,8 +114,8 @@ fn kept_line(
         String::new()
     };
     format!(
-        "left table `{}` of {} as it is: {} ha{} results there but no data in {} \
-         (`mkc datasets fetch {}{flag}` gets it)",
+        "left table `{}` of {} as it is: {} ha{} results there but no data in the data \
+         directory {} (`mkc datasets fetch {}{flag}` gets the data)",
         k.table,
         file.display(),
         k.rows.join(", "),

@@ -3,6 +3,8 @@
 //! URLs, malformed entries are errors naming the key, and a missing file's error names
 //! the `mkc datasets fetch` command.
 
+mod fetch_support;
+
 use mkc_core::Error;
 use mkc_data::datadir::sha256_file;
 use mkc_data::fetch::{fetch, FetchOptions, Silent};
@@ -84,20 +86,7 @@ fn the_shared_data_matches_the_recorded_sizes() {
 }
 
 fn reg_with(download: &str, sha: &str) -> Result<Registry, Error> {
-    let text = format!(
-        r#"
-[datasets.toy]
-description = "fixture"
-format = "csv"
-label_column = -1
-files = {{ "web/toy.csv" = "{sha}" }}
-expect = {{ n = 1, d = 2, n_classes = 2 }}
-
-[downloads]
-{download}
-"#
-    );
-    Registry::from_toml_str(&text, "t.toml")
+    fetch_support::try_registry(sha, download)
 }
 
 #[test]

@@ -243,9 +243,8 @@ pub fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// A registry with one dataset `toy` (a CSV, label last) whose file `web/toy.csv` has
-/// `sha`, `size` and the given source (a TOML inline-table body such as
-/// `url = "…"`).
-pub fn registry(sha: &str, size: usize, source: &str) -> mkc_data::Registry {
+/// `sha`, and the `[downloads]` table `downloads` (whole lines).
+pub fn try_registry(sha: &str, downloads: &str) -> Result<mkc_data::Registry, mkc_core::Error> {
     let text = format!(
         r#"
 [datasets.toy]
@@ -256,8 +255,18 @@ files = {{ "web/toy.csv" = "{sha}" }}
 expect = {{ n = 1, d = 2, n_classes = 2 }}
 
 [downloads]
-"web/toy.csv" = {{ size = {size}, {source} }}
+{downloads}
 "#
     );
-    mkc_data::Registry::from_toml_str(&text, "fixture registry").expect("fixture registry")
+    mkc_data::Registry::from_toml_str(&text, "fixture registry")
+}
+
+/// [`try_registry`] with `web/toy.csv` of `size` bytes from `source` (the body of an
+/// inline table, such as `url = "…"`).
+pub fn registry(sha: &str, size: usize, source: &str) -> mkc_data::Registry {
+    try_registry(
+        sha,
+        &format!(r#""web/toy.csv" = {{ size = {size}, {source} }}"#),
+    )
+    .expect("fixture registry")
 }
