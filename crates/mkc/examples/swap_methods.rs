@@ -11,19 +11,19 @@ fn cluster(method: &dyn DynClusterer, kernels: &[Mat<f64>], k: usize) -> mkc::Re
     // readme-start
     let data = KernelSet::new(kernels)?; // validated once: square, finite, symmetric
     let fit = method.fit_dyn(&data, k, 42)?; // the number of clusters, a seed
-    let names: Vec<_> = fit.diagnostics.iter().map(|(n, _)| n.as_str()).collect();
-    println!("{:<10} labels {:?}…", method.name(), &fit.labels[..8]);
-    println!("{:<10} weights {:?}", "", fit.weights());
+    println!("{}: labels {:?}", method.name(), fit.labels);
+    println!("  kernel weights {:?}", fit.kernel_weights);
     println!(
-        "{:<10} {} iterations, converged {}",
-        "", fit.iterations, fit.converged
+        "  {} iterations, converged {}",
+        fit.iterations, fit.converged
     );
-    println!("{:<10} objective {:?}", "", fit.final_objective());
+    println!("  objective {:?}", fit.final_objective());
     println!(
-        "{:<10} {:.3} s; diagnostics {names:?}",
-        "",
-        fit.timings.wall()
+        "  {:.3} s, phases {:?}",
+        fit.timings.wall(),
+        fit.timings.phases()
     );
+    println!("  diagnostics {:?}", fit.diagnostics);
     // readme-end
     Ok(())
 }
