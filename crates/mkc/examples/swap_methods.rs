@@ -12,18 +12,11 @@ fn cluster(method: &dyn DynClusterer, kernels: &[Mat<f64>], k: usize) -> mkc::Re
     let data = KernelSet::new(kernels)?; // validated once: square, finite, symmetric
     let fit = method.fit_dyn(&data, k, 42)?; // the number of clusters, a seed
     println!("{}: labels {:?}", method.name(), fit.labels);
-    println!("  kernel weights {:?}", fit.kernel_weights);
-    println!(
-        "  {} iterations, converged {}",
-        fit.iterations, fit.converged
-    );
-    println!("  objective {:?}", fit.final_objective());
-    println!(
-        "  {:.3} s, phases {:?}",
-        fit.timings.wall(),
-        fit.timings.phases()
-    );
-    println!("  diagnostics {:?}", fit.diagnostics);
+    println!("kernel weights {:?}", fit.kernel_weights);
+    println!("iterations {} converged {}", fit.iterations, fit.converged);
+    println!("objective {:?}", fit.final_objective());
+    println!("timings {:?}", fit.timings);
+    println!("diagnostics {:?}", fit.diagnostics);
     // readme-end
     Ok(())
 }
