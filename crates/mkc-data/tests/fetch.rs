@@ -285,3 +285,49 @@ fn an_unreachable_server_fails_after_its_attempts() {
     );
     only(&dir, &[]);
 }
+
+/// Counts the retries a fetch announces.
+#[derive(Default)]
+struct Retries(std::sync::atomic::AtomicUsize);
+
+impl mkc_data::fetch::Progress for Retries {
+    fn retry(&self, _rel: &str, _why: &str, _wait: std::time::Duration) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn a_host_that_never_answers_is_tried_once_for_the_later_files() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let body = fixture(100);
+    let (sha, size) = (sha256_hex(&body), body.len());
+    let set = |name: &str| {
+        format!(
+            "[datasets.{name}]\ndescription = \"x\"\nformat = \"csv\"\nlabel_column = -1\n\
+             files = {{ \"web/{name}.csv\" = \"{sha}\" }}\nexpect = {{ n = 1, d = 2, n_classes = 2 }}\n"
+        )
+    };
+    let text = format!(
+        "{}{}[downloads]\n\"web/a.csv\" = {{ size = {size}, url = \"http://127.0.0.1:{port}/a\" }}\n\
+         \"web/b.csv\" = {{ size = {size}, url = \"http://127.0.0.1:{port}/b\" }}\n",
+        set("a"),
+        set("b")
+    );
+    let reg = mkc_data::Registry::from_toml_str(&text, "two files").unwrap();
+    let dir = temp_dir("dead");
+    let retries = Retries::default();
+    let r = fetch(&reg, &["a", "b"], &DataDir::at(&dir), &options(), &retries).unwrap();
+    assert!(r.iter().all(|f| !f.is_ok()));
+    let n = retries.0.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(
+        n,
+        options().attempts as usize - 1,
+        "retries for the first file only"
+    );
+    let msg = r[1].result.as_ref().unwrap_err().to_string();
+    assert!(msg.contains("attempt 1 of 1"), "{msg}");
+}

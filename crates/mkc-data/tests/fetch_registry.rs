@@ -284,5 +284,9 @@ fn committed_files_are_copied_from_a_checkout_and_manual_ones_explained() {
         r[2].summary()
     );
     assert_eq!(reg.load("ionosphere", &dir).unwrap().n_samples(), 351);
+    assert!(
+        !target.join("external").exists(),
+        "nothing made for a manual file"
+    );
     let _ = std::fs::remove_dir_all(&target);
 }

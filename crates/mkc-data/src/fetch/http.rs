@@ -12,8 +12,9 @@ use std::time::Duration;
 #[derive(Debug)]
 pub(super) enum Failure {
     /// Worth another attempt at the same URL after a back-off (connection lost,
-    /// timeout, HTTP 5xx, 408, 429).
-    Retry(String),
+    /// timeout, HTTP 5xx, 408, 429); `answered`: the server sent a response (false
+    /// when no connection was made).
+    Retry { why: String, answered: bool },
     /// This URL will not give the file (HTTP 404, an HTML page, a different size):
     /// go to the next one.
     NextUrl(String),
@@ -85,13 +86,19 @@ fn check_head(
     let code = r.status().as_u16();
     let mime = r.body().mime_type();
     if code == 408 || code == 429 || (500..600).contains(&code) {
-        return Err(Failure::Retry(status_text(code, mime)));
+        return Err(Failure::Retry {
+            why: status_text(code, mime),
+            answered: true,
+        });
     }
     if code == 416 {
-        return Err(Failure::Retry(format!(
-            "{} for bytes {have}- (the partial download is dropped)",
-            status_text(code, None)
-        )));
+        return Err(Failure::Retry {
+            why: format!(
+                "{} for bytes {have}- (the partial download is dropped)",
+                status_text(code, None)
+            ),
+            answered: true,
+        });
     }
     if code != 200 && code != 206 {
         return Err(Failure::NextUrl(status_text(code, mime)));
@@ -113,10 +120,13 @@ fn check_head(
                 )))
             }
             _ => {
-                return Err(Failure::Retry(format!(
-                    "HTTP 206 with an unexpected Content-Range {:?} for bytes {have}-",
-                    header(r, "content-range")
-                )))
+                return Err(Failure::Retry {
+                    why: format!(
+                        "HTTP 206 with an unexpected Content-Range {:?} for bytes {have}-",
+                        header(r, "content-range")
+                    ),
+                    answered: true,
+                })
             }
         }
     } else {
@@ -155,7 +165,10 @@ pub(super) fn attempt(
     if have > 0 {
         req = req.header("Range", format!("bytes={have}-"));
     }
-    let mut resp = req.call().map_err(|e| Failure::Retry(e.to_string()))?;
+    let mut resp = req.call().map_err(|e| Failure::Retry {
+        why: e.to_string(),
+        answered: false,
+    })?;
     let start = match check_head(&resp, rel, have, size) {
         Ok(s) => s,
         Err(f) => {
@@ -176,11 +189,14 @@ pub(super) fn attempt(
             Ok(n) => n,
             Err(e) => {
                 let _ = file.flush();
-                return Err(Failure::Retry(format!(
-                    "connection lost after {} of {}: {e}",
-                    human_bytes(done),
-                    human_bytes(size)
-                )));
+                return Err(Failure::Retry {
+                    why: format!(
+                        "connection lost after {} of {}: {e}",
+                        human_bytes(done),
+                        human_bytes(size)
+                    ),
+                    answered: true,
+                });
             }
         };
         if done + n as u64 > size {
@@ -198,11 +214,14 @@ pub(super) fn attempt(
     file.flush()
         .map_err(|e| Failure::NextUrl(format!("cannot write {}: {e}", part.display())))?;
     if done < size {
-        return Err(Failure::Retry(format!(
-            "the connection closed after {} of {}",
-            human_bytes(done),
-            human_bytes(size)
-        )));
+        return Err(Failure::Retry {
+            why: format!(
+                "the connection closed after {} of {}",
+                human_bytes(done),
+                human_bytes(size)
+            ),
+            answered: true,
+        });
     }
     Ok(())
 }

@@ -15,7 +15,8 @@
 //! name is always complete. An interrupted download is resumed with an HTTP `Range`
 //! request, by a retry or by a later fetch; a failed attempt that may succeed later
 //! (connection lost, timeout, HTTP 5xx) is retried after a back-off that doubles up
-//! to [`FetchOptions::max_backoff`], at most [`FetchOptions::attempts`] times per URL.
+//! to [`FetchOptions::max_backoff`], at most [`FetchOptions::attempts`] times per URL
+//! (once, for the later files of a fetch, at a host that never answered).
 //! A checksum mismatch deletes the download; the error names the file, the expected
 //! and the received sha256. Concurrent fetches of one file (threads or processes)
 //! download it once: a lock file `<file>.lock` lets one work while the others wait,
@@ -39,6 +40,8 @@ mod lock;
 #[cfg(feature = "fetch")]
 mod progress;
 mod run;
+#[cfg(feature = "fetch")]
+mod web;
 
 #[cfg(feature = "fetch")]
 pub use progress::TermProgress;
@@ -249,9 +252,10 @@ pub fn fetch(
     opts.validate()?;
     let files = registry.downloads(names)?;
     let mut out = Vec::with_capacity(files.len());
+    let dead = run::DeadHosts::default();
     for d in files {
         progress.start(&d.rel, d.size);
-        let result = fetch_file(&d, dir, opts, progress);
+        let result = run::fetch_one(&d, dir, opts, progress, &dead);
         let report = FileReport {
             path: dir.path(&d.rel),
             download: d,

@@ -6,6 +6,8 @@ use super::{FetchOptions, Outcome, Progress};
 use crate::datadir::{sha256_file, DataDir};
 use crate::registry::{Download, DownloadSource, UNVERIFIED};
 use mkc_core::{Error, Result};
+use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// What is under the final name.
@@ -47,7 +49,7 @@ pub(super) fn part_path(target: &Path) -> PathBuf {
 
 /// Verify `part` against `d` and give it its final name; on a mismatch delete it and
 /// return the checksum error (naming the final file).
-fn promote(d: &Download, part: &Path, target: &Path) -> Result<()> {
+pub(super) fn promote(d: &Download, part: &Path, target: &Path) -> Result<()> {
     if d.sha256 != UNVERIFIED {
         let found = sha256_file(part)?;
         if found != d.sha256 {
@@ -91,6 +93,31 @@ fn missing(d: &Download, target: &Path, why: String) -> Error {
     }
 }
 
+/// Hosts that answered no request at all during this fetch (no connection, no DNS):
+/// later files try them once instead of `attempts` times, so that a fetch without a
+/// network ends in seconds.
+pub(super) type DeadHosts = RefCell<BTreeSet<String>>;
+
+/// Why a file that is neither present nor in a local copy cannot be had (`None` for a
+/// file with a web source).
+fn unavailable(d: &Download, target: &Path) -> Option<Error> {
+    match &d.source {
+        DownloadSource::Web { .. } => None,
+        DownloadSource::Repository => Some(missing(
+            d,
+            target,
+            format!(
+                "it is committed in the mkc repository as data/{}: run from a checkout \
+                 (whose ./data holds it) or pass the checkout's data folder with --from",
+                d.rel
+            ),
+        )),
+        DownloadSource::Manual { how } => {
+            Some(missing(d, target, format!("no public download: {how}")))
+        }
+    }
+}
+
 /// Fetch one registered file into `dir` (see the [module docs](super)). `Ok` means the
 /// file is under its final name with its registered size and sha256.
 pub fn fetch_file(
@@ -100,10 +127,26 @@ pub fn fetch_file(
     progress: &dyn Progress,
 ) -> Result<Outcome> {
     opts.validate()?;
+    fetch_one(d, dir, opts, progress, &DeadHosts::default())
+}
+
+/// [`fetch_file`] with the hosts found dead by earlier files of the same fetch.
+pub(super) fn fetch_one(
+    d: &Download,
+    dir: &DataDir,
+    opts: &FetchOptions,
+    progress: &dyn Progress,
+    dead: &DeadHosts,
+) -> Result<Outcome> {
     let target = dir.path(&d.rel);
     let first = state(d, &target)?;
     if first == State::Good {
         return Ok(Outcome::Present);
+    }
+    if !opts.local_copies.iter().any(|r| r.join(&d.rel).is_file()) {
+        if let Some(e) = unavailable(d, &target) {
+            return Err(e);
+        }
     }
     if let Some(parent) = target.parent() {
         std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
@@ -119,114 +162,39 @@ pub fn fetch_file(
     }
     match &d.source {
         DownloadSource::Web { urls, .. } => {
-            download(d, &target, urls, opts, progress, &lock, now == State::Wrong)
+            let job = Job {
+                d,
+                target: &target,
+                opts,
+                progress,
+                lock: &lock,
+                dead,
+            };
+            download(&job, urls, now == State::Wrong)
         }
-        DownloadSource::Repository => Err(missing(
-            d,
-            &target,
-            format!(
-                "it is committed in the mkc repository as data/{}: run from a checkout \
-                 (whose ./data holds it) or pass the checkout's data folder with --from",
-                d.rel
-            ),
-        )),
-        DownloadSource::Manual { how } => {
-            Err(missing(d, &target, format!("no public download: {how}")))
-        }
+        _ => Err(unavailable(d, &target).unwrap_or_else(|| missing(d, &target, String::new()))),
     }
 }
+
+/// What a download needs to know about its file.
+#[cfg_attr(not(feature = "fetch"), allow(dead_code))]
+pub(super) struct Job<'a> {
+    pub(super) d: &'a Download,
+    pub(super) target: &'a Path,
+    pub(super) opts: &'a FetchOptions,
+    pub(super) progress: &'a dyn Progress,
+    pub(super) lock: &'a Lock,
+    pub(super) dead: &'a DeadHosts,
+}
+
+#[cfg(feature = "fetch")]
+use super::web::download;
 
 #[cfg(not(feature = "fetch"))]
-fn download(
-    d: &Download,
-    target: &Path,
-    _urls: &[String],
-    _opts: &FetchOptions,
-    _progress: &dyn Progress,
-    _lock: &Lock,
-    _replaced: bool,
-) -> Result<Outcome> {
+fn download(job: &Job<'_>, _urls: &[String], _replaced: bool) -> Result<Outcome> {
     Err(missing(
-        d,
-        target,
+        job.d,
+        job.target,
         "mkc-data was built without its `fetch` feature: no downloads (local copies only)".into(),
     ))
-}
-
-/// Download `d` from `urls` in order: attempts with back-off per URL, resume from the
-/// part file, verify, rename.
-#[cfg(feature = "fetch")]
-fn download(
-    d: &Download,
-    target: &Path,
-    urls: &[String],
-    opts: &FetchOptions,
-    progress: &dyn Progress,
-    lock: &Lock,
-    replaced: bool,
-) -> Result<Outcome> {
-    use super::http::{self, Failure};
-    let size = d
-        .size
-        .ok_or_else(|| Error::input(format!("fetch {}", d.rel), "the registry records no size"))?;
-    let part = part_path(target);
-    let resumed_from = std::fs::metadata(&part).map(|m| m.len()).unwrap_or(0);
-    if resumed_from == size {
-        // complete from an earlier run that stopped before the check
-        if promote(d, &part, target).is_ok() {
-            return Ok(Outcome::Fetched {
-                url: urls.first().cloned().unwrap_or_default(),
-                resumed_from,
-                replaced,
-            });
-        }
-    }
-    let resumed_from = std::fs::metadata(&part).map(|m| m.len()).unwrap_or(0);
-    let mut errors = Vec::new();
-    let mut checksum = None;
-    for url in urls {
-        let agent = http::agent(url, opts.timeout);
-        let mut wait = opts.backoff;
-        for attempt in 1..=opts.attempts {
-            lock.touch();
-            let on_bytes = |done: u64| {
-                progress.bytes(&d.rel, done);
-                lock.touch();
-            };
-            match http::attempt(&agent, url, &d.rel, &part, size, &on_bytes) {
-                Ok(()) => match promote(d, &part, target) {
-                    Ok(()) => {
-                        return Ok(Outcome::Fetched {
-                            url: url.clone(),
-                            resumed_from,
-                            replaced,
-                        })
-                    }
-                    Err(e) => {
-                        errors.push(format!("{url}: {e}"));
-                        checksum = Some(e);
-                        break;
-                    }
-                },
-                Err(Failure::NextUrl(why)) => {
-                    errors.push(format!("{url}: {why}"));
-                    break;
-                }
-                Err(Failure::Retry(why)) if attempt == opts.attempts => {
-                    errors.push(format!("{url}: {why} (attempt {attempt} of {attempt})"));
-                }
-                Err(Failure::Retry(why)) => {
-                    progress.retry(&d.rel, &format!("{url}: {why}"), wait);
-                    lock.sleep(wait);
-                    wait = (wait * 2).min(opts.max_backoff);
-                }
-            }
-        }
-    }
-    Err(checksum.unwrap_or_else(|| {
-        Error::io(
-            target,
-            std::io::Error::other(format!("download failed: {}", errors.join("; "))),
-        )
-    }))
 }
