@@ -18,7 +18,7 @@ use mkc_experiments::reproduce::{reproduce, Reproduce};
 fn quick_tables_match_their_snapshots() {
     let Some(dir) = common::env_data_dir() else {
         eprintln!(
-            "skipped: MKC_DATA_DIR is not set (the snapshots are taken with a full data directory)"
+            "skipped: MKC_DATA_DIR is not set (the snapshots are taken with a full data directory: `mkc datasets fetch --all --data-dir DIR` fills one)"
         );
         return;
     };
