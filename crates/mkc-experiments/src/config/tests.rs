@@ -135,7 +135,7 @@ fn wrong_types_are_named() {
         (
             "\"73.22 ± 2.90\"",
             "\"lots\"",
-            "tables.t1.paper.acc",
+            "tables.t1.paper.acc.toy",
             "lots",
         ),
     ]);
