@@ -5,8 +5,8 @@
 //! on the number of threads. With a [`RecordIndex`] (`resume`), jobs whose runs are all
 //! on record are taken from the records instead of run again.
 //!
-//! The work of a dataset is split into specs and jobs ([`jobs`]), scored into groups
-//! and run records ([`collect`]) and summarised into the cells of its rows ([`cells`]).
+//! The work of a dataset is split into specs and jobs (module `jobs`), scored into groups
+//! and run records (module `collect`) and summarised into the cells of its rows (module `cells`).
 
 mod cells;
 mod collect;
