@@ -35,8 +35,8 @@ pub struct ClusterArgs {
     /// Kernel recipe for --dataset / --data: a name from configs/recipes.toml or from --config.
     #[arg(long)]
     pub recipe: Option<String>,
-    /// An experiment config: its [recipes] are searched before the built-in ones, and a
-    /// --dataset that is one of its [datasets] rows comes with that row's source or own
+    /// An experiment config: its `[recipes]` are searched before the built-in ones, and a
+    /// --dataset that is one of its `[datasets]` rows comes with that row's source or own
     /// files, subsets and (without --recipe) recipe.
     #[arg(long)]
     pub config: Option<PathBuf>,

@@ -349,7 +349,7 @@ pub struct KernelsArgs {
     /// Kernel recipe: a name from configs/recipes.toml or from --config.
     #[arg(long)]
     pub recipe: String,
-    /// An experiment config whose [recipes] are searched first.
+    /// An experiment config whose `[recipes]` are searched first.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Output directory: K1.npy, K2.npy, … and kernels.txt (one name per line).

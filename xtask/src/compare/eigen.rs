@@ -2,7 +2,7 @@
 //! (`xtask/py/compare_eigen.py`).
 //!
 //! Both sides get the same matrix through a raw little-endian f64 file: the Gaussian
-//! kernel exp(−‖x−y‖²/(0.1·d)) of n uniform random points in [0,1]^d, d = 8 (a dense PSD
+//! kernel exp(−‖x−y‖²/(0.1·d)) of n uniform random points in `[0, 1]`^d, d = 8 (a dense PSD
 //! kernel with a realistic, not trivially fast, spectral decay: λ_1/λ_10 ≈ 27 and
 //! λ_1/λ_100 ≈ 260 at n = 2000). The reference is `scipy.sparse.linalg.eigsh(K, k,
 //! which="LA")` with its default tolerance (machine precision) for k = 10, and the faster
@@ -104,7 +104,7 @@ pub fn run() -> Res<()> {
     result
 }
 
-/// exp(−‖x_i − x_j‖²/(0.1·d)) for n uniform random points in [0,1]^d (seeded).
+/// exp(−‖x_i − x_j‖²/(0.1·d)) for n uniform random points in `[0, 1]`^d (seeded).
 fn gaussian_kernel(n: usize, d: usize, seed: u64) -> Mat<f64> {
     let mut rng = mkc_core::seed::rng(seed);
     let x: Vec<f64> = (0..n * d).map(|_| rng.random::<f64>()).collect();

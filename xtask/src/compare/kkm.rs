@@ -76,7 +76,7 @@ pub fn run() -> Res<()> {
     Ok(())
 }
 
-/// Gaussian kernel exp(−‖x−y‖²/d) of n uniform random points in [0,1]^d (no cluster
+/// Gaussian kernel exp(−‖x−y‖²/d) of n uniform random points in `[0, 1]`^d (no cluster
 /// structure, so the 20 iterations all run) and uniform random initial labels.
 fn data(n: usize, d: usize, k: usize, seed: u64) -> (Mat<f64>, Vec<usize>) {
     let mut rng = mkc_core::seed::rng(seed);
