@@ -282,9 +282,9 @@ fn datasets_and_run_commands_work_on_the_committed_data() {
     let d = data.to_str().unwrap();
     assert_eq!(mkc_cli::run_cli(["mkc", "datasets", "--data-dir", d]), 0);
     let dir = common::temp_dir("run");
-    let cfg = dir.join("tiny.toml");
-    std::fs::write(
-        &cfg,
+    let cfg = common::write(
+        &dir,
+        "tiny.toml",
         r#"
 title = "tiny"
 restarts = 2
@@ -301,8 +301,7 @@ columns = [{ id = "kkm", label = "KKM", method = "kkm" }, { id = "x", label = "X
 [tables.t.paper.acc]
 ionosphere = { x = "70.1 ± 0.5" }
 "#,
-    )
-    .unwrap();
+    );
     let md = dir.join("tiny.md");
     let rec = dir.join("tiny.jsonl");
     let code = mkc_cli::run_cli([
@@ -470,9 +469,9 @@ fn cluster_takes_a_dataset_row_and_its_recipe_from_the_config() {
     let dir = common::temp_dir("cluster-config");
     let data = common::committed_data();
     let d = data.to_str().unwrap();
-    let cfg = dir.join("rows.toml");
-    std::fs::write(
-        &cfg,
+    let cfg = common::write(
+        &dir,
+        "rows.toml",
         r#"
 title = "rows"
 restarts = 1
@@ -486,8 +485,7 @@ title = "T"
 datasets = ["iono"]
 columns = [{ id = "kkm", label = "KKM", method = "kkm" }]
 "#,
-    )
-    .unwrap();
+    );
     let c = cfg.to_str().unwrap();
     let labels = |tag: &str, method: &str, opts: &[&str]| -> (i32, Vec<String>) {
         let out = dir.join(format!("{tag}.csv"));
