@@ -24,11 +24,11 @@ pub mod seed;
 pub mod validate;
 
 pub use cluster::{
-    check_binary, check_n_clusters, Clusterer, Clustering, DiagnosticList, Diagnostics,
-    DynClusterer, KernelSet, KernelWeights, OneKernel, Timings, WeightConstraint,
+    check_binary, check_n_clusters, Clusterer, Clustering, DiagnosticList, DiagnosticValue,
+    Diagnostics, DynClusterer, KernelSet, KernelWeights, OneKernel, Timings, WeightConstraint,
 };
 pub use error::{Error, Result};
-pub use params::{Fit, ParamGuard};
+pub use params::ParamGuard;
 
 /// Everything a user of a method crate needs: `use mkc_core::prelude::*;`.
 pub mod prelude {

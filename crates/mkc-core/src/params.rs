@@ -1,4 +1,6 @@
-//! Hyperparameter checking in the manner of linfa's `ParamGuard`, and a `Fit` trait.
+//! Hyperparameter checking in the manner of linfa's `ParamGuard`, and the macros that
+//! give every parameter builder the same shape ([`setters!`](crate::setters),
+//! [`clusterer_via_check!`](crate::clusterer_via_check)).
 
 use crate::Result;
 
@@ -12,14 +14,6 @@ pub trait ParamGuard {
     type Checked;
     /// Validate every field; the error names the offending parameter.
     fn check(&self) -> Result<Self::Checked>;
-}
-
-/// Fit a model (usually checked parameters) to a dataset `D`.
-pub trait Fit<D: ?Sized> {
-    /// What fitting produces (labels, weights, diagnostics).
-    type Output;
-    /// Run the algorithm.
-    fn fit(&self, data: &D) -> Result<Self::Output>;
 }
 
 /// Implement [`crate::Clusterer`] for an unchecked parameter struct whose checked form
@@ -62,5 +56,38 @@ macro_rules! clusterer_via_check {
                 }
             }
         }
+    };
+}
+
+/// Builder setters for a parameter struct: one `pub fn name(mut self, value: T) -> Self`
+/// per listed field, with the doc comment given. A field inside a nested struct names
+/// its path after `=>`. Use inside an `impl` block:
+///
+/// ```
+/// #[derive(Default)]
+/// struct Inner { tol: f64 }
+/// #[derive(Default)]
+/// struct Params { p: f64, inner: Inner }
+/// impl Params {
+///     mkc_core::setters! {
+///         /// The exponent.
+///         p: f64,
+///         /// Relative tolerance.
+///         tol: f64 => inner,
+///     }
+/// }
+/// let q = Params::default().p(2.0).tol(1e-3);
+/// assert_eq!((q.p, q.inner.tol), (2.0, 1e-3));
+/// ```
+#[macro_export]
+macro_rules! setters {
+    ($( $(#[$doc:meta])* $name:ident : $ty:ty $(=> $($path:ident).+)? ),* $(,)?) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(mut self, value: $ty) -> Self {
+                self $($(.$path)+)? .$name = value;
+                self
+            }
+        )*
     };
 }

@@ -46,7 +46,8 @@
 //! The crates behind it stay usable one by one (each is re-exported as a module here):
 //! [`core`] (the API, errors, validation), [`kernels`], [`linalg`], [`qp`], [`metrics`],
 //! [`kmeans`], [`svm`], [`data`], and one crate per method family behind a cargo feature
-//! (all on by default): `simplemkkm`, `gumkl`, `rmkc`, `lgmmc`, `scmk`.
+//! (all on by default): `simplemkkm`, `gumkl`, `rmkc`, `lgmmc`, `scmk`, `mkkm` (the MKKM
+//! family), `mmc` (GMMC, CPMMC), `robust` (RKKM, RMKKM), `spectral` (AASC, MVSpec).
 
 #![forbid(unsafe_code)]
 
@@ -67,12 +68,20 @@ pub use mkc_svm as svm;
 pub use mkc_gumkl as gumkl;
 #[cfg(feature = "lgmmc")]
 pub use mkc_lgmmc as lgmmc;
+#[cfg(feature = "mkkm")]
+pub use mkc_mkkm as mkkm;
+#[cfg(feature = "mmc")]
+pub use mkc_mmc as mmc;
 #[cfg(feature = "rmkc")]
 pub use mkc_rmkc as rmkc;
+#[cfg(feature = "robust")]
+pub use mkc_robust as robust;
 #[cfg(feature = "scmk")]
 pub use mkc_scmk as scmk;
 #[cfg(feature = "simplemkkm")]
 pub use mkc_simplemkkm as simplemkkm;
+#[cfg(feature = "spectral")]
+pub use mkc_spectral as spectral;
 
 /// The method API and every method's parameter type: `use mkc::prelude::*;`.
 pub mod prelude {

@@ -10,6 +10,65 @@ pub trait Diagnostics: std::fmt::Debug + Clone + Send + Sync + 'static {
     fn entries(&self) -> Vec<(String, f64)>;
 }
 
+/// A diagnostics field that lists as a number: floats as they are, counts as `f64`,
+/// flags as 0/1. Used by [`impl_diagnostics!`](crate::impl_diagnostics).
+pub trait DiagnosticValue {
+    /// The value as a number.
+    fn value(&self) -> f64;
+}
+
+impl DiagnosticValue for f64 {
+    fn value(&self) -> f64 {
+        *self
+    }
+}
+
+impl DiagnosticValue for usize {
+    fn value(&self) -> f64 {
+        *self as f64
+    }
+}
+
+impl DiagnosticValue for u32 {
+    fn value(&self) -> f64 {
+        f64::from(*self)
+    }
+}
+
+impl DiagnosticValue for bool {
+    fn value(&self) -> f64 {
+        f64::from(u8::from(*self))
+    }
+}
+
+/// Implement [`Diagnostics`] for a struct by listing the fields to record, in order, each
+/// under its own name or under the name given after `as`:
+///
+/// ```
+/// #[derive(Debug, Clone)]
+/// struct D { objective: f64, best_restart: usize, kkt: f64 }
+/// mkc_core::impl_diagnostics!(D { objective, best_restart, kkt as "kkt_residual" });
+/// use mkc_core::Diagnostics;
+/// let d = D { objective: 1.5, best_restart: 2, kkt: 0.0 };
+/// assert_eq!(d.entries()[1], ("best_restart".to_string(), 2.0));
+/// assert_eq!(d.entries()[2].0, "kkt_residual");
+/// ```
+#[macro_export]
+macro_rules! impl_diagnostics {
+    ($ty:ty { $($field:ident $(as $label:literal)?),* $(,)? }) => {
+        impl $crate::Diagnostics for $ty {
+            fn entries(&self) -> Vec<(String, f64)> {
+                vec![$((
+                    $crate::impl_diagnostics!(@label $field $($label)?).to_string(),
+                    $crate::DiagnosticValue::value(&self.$field),
+                )),*]
+            }
+        }
+    };
+    (@label $field:ident) => { stringify!($field) };
+    (@label $field:ident $label:literal) => { $label };
+}
+
 /// No diagnostics.
 impl Diagnostics for () {
     fn entries(&self) -> Vec<(String, f64)> {

@@ -9,7 +9,7 @@ mod timings;
 mod weights;
 
 pub use clusterer::{check_binary, check_n_clusters, Clusterer, DiagnosticList, DynClusterer};
-pub use clustering::{Clustering, Diagnostics};
+pub use clustering::{Clustering, DiagnosticValue, Diagnostics};
 pub use kernel_set::{KernelSet, OneKernel};
 pub use timings::Timings;
 pub use weights::{KernelWeights, WeightConstraint};

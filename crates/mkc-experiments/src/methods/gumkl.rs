@@ -2,13 +2,8 @@
 //! medoids, no restarts), so the seed is ignored and restarts are copies of one fit. `p = 1`
 //! is the paper's best-single-view baseline, `p = inf` its uniform-sum baseline.
 
-use super::Method;
-use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{DynClusterer, Result};
+use crate::params::{ParamKind, ParamSpec};
 use mkc_gumkl::GumklParams;
-
-/// GUMKL, Algorithm 1 (+ the kernel k-means refinement the paper reports).
-pub struct Gumkl;
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("p", ParamKind::Float, "3", "exponent of Σ w_v^p K_v (eq. 4), ≥ 1; 1 = best single view, inf = uniform sum; paper's best range 2.5–3.5"),
@@ -17,26 +12,14 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("max_iter", ParamKind::Int, "100", "cap on the iterations of Algorithm 1"),
 ];
 
-/// GUMKL's parameters from a parameter set.
-fn params(p: &ParamSet) -> Result<GumklParams> {
-    Ok(GumklParams::new()
+adapter! {
+    /// GUMKL, Algorithm 1 (+ the kernel k-means refinement the paper reports).
+    Gumkl, "gumkl",
+    "GUMKL: greedy unsupervised multiple kernel learning (k-medoids + closed-form weights)",
+    PARAMS,
+    |p| GumklParams::new()
         .p(p.f64("p")?)
         .refine(p.bool("refine")?)
         .tol(p.f64("tol")?)
-        .max_iter(p.usize("max_iter")?))
-}
-
-impl Method for Gumkl {
-    fn name(&self) -> &'static str {
-        "gumkl"
-    }
-    fn about(&self) -> &'static str {
-        "GUMKL: greedy unsupervised multiple kernel learning (k-medoids + closed-form weights)"
-    }
-    fn params(&self) -> Vec<ParamSpec> {
-        PARAMS.to_vec()
-    }
-    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
-        Ok(Box::new(params(p)?))
-    }
+        .max_iter(p.usize("max_iter")?)
 }

@@ -21,6 +21,52 @@ use faer::{Mat, MatRef};
 use mkc_core::{Clustering, DiagnosticList, DynClusterer, Error, KernelSet, Result};
 use serde::Serialize;
 
+/// Declare a method adapter: a unit struct and its [`Method`] impl, which only names the
+/// method and maps a [`ParamSet`] to the method's unchecked parameters.
+///
+/// ```ignore
+/// adapter! {
+///     /// GUMKL, Algorithm 1.
+///     Gumkl, "gumkl", "GUMKL: greedy unsupervised MKL", PARAMS,
+///     |p| GumklParams::new().p(p.f64("p")?)
+/// }
+/// ```
+///
+/// An optional `kernels = KernelUse::Single,` before the parameter list marks a
+/// single-kernel method.
+macro_rules! adapter {
+    (
+        $(#[$doc:meta])* $ty:ident, $name:literal, $about:literal,
+        $(kernels = $kernels:expr,)? $params:expr, |$p:ident| $build:expr $(,)?
+    ) => {
+        $(#[$doc])*
+        pub struct $ty;
+
+        impl $crate::methods::Method for $ty {
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn about(&self) -> &'static str {
+                $about
+            }
+            fn params(&self) -> Vec<$crate::params::ParamSpec> {
+                $params.to_vec()
+            }
+            $(fn kernels(&self) -> $crate::methods::KernelUse {
+                $kernels
+            })?
+            fn build(
+                &self,
+                $p: &$crate::params::ParamSet,
+            ) -> mkc_core::Result<Box<dyn mkc_core::DynClusterer>> {
+                // The body may use `?` on the parameter set's typed getters.
+                let built = (|| -> mkc_core::Result<_> { Ok($build) })()?;
+                Ok(Box::new(built))
+            }
+        }
+    };
+}
+
 mod avg_kkm;
 mod gumkl;
 mod itersvr;

@@ -1,0 +1,1 @@
+//! lf_mvc (to be written).

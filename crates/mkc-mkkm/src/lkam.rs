@@ -1,0 +1,1 @@
+//! lkam (to be written).

@@ -1,0 +1,1 @@
+//! lmkkm (to be written).

@@ -1,0 +1,1 @@
+//! mkkm (to be written).

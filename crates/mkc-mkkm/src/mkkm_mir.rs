@@ -1,0 +1,1 @@
+//! mkkm_mir (to be written).

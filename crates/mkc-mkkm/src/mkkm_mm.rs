@@ -1,0 +1,1 @@
+//! mkkm_mm (to be written).

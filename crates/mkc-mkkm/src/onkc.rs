@@ -1,0 +1,1 @@
+//! onkc (to be written).

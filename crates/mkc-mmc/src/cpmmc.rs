@@ -1,0 +1,1 @@
+//! cpmmc (to be written).

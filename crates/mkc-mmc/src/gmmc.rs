@@ -1,0 +1,1 @@
+//! gmmc (to be written).

@@ -1,0 +1,13 @@
+//! Maximum margin clustering baselines of LG-MMC's tables (Li et al., AISTATS 2009): GMMC
+//! (Valizadegan & Jin, NIPS 2006) and CPMMC (Zhao, Wang & Zhang, SDM 2008), each through the
+//! workspace's one method API ([`mkc_core::Clusterer`]).
+
+#![forbid(unsafe_code)]
+
+pub mod cpmmc;
+pub mod gmmc;
+
+/// The method API and this crate's methods: `use mkc_mmc::prelude::*;`.
+pub mod prelude {
+    pub use mkc_core::prelude::*;
+}
