@@ -177,3 +177,63 @@ pub fn check_binary(method: &str, data: &KernelSet<'_>, n_clusters: usize) -> Re
     }
     check_n_clusters(data, 2, 2)
 }
+
+/// Implement [`Clusterer`] for a checked method type: the name, the diagnostics type, and
+/// `fit` (and optionally `fit_restarts`) with their bodies; `validate_params` is `Ok(())`
+/// (the checked type is valid by construction). The signatures are the trait's:
+///
+/// ```
+/// use mkc_core::{Clustering, KernelSet};
+/// struct Halves;
+/// mkc_core::clusterer! {
+///     Halves, "halves", ();
+///     /// Splits the samples into a first and a second half.
+///     fn fit(&self, data, n_clusters, _seed) {
+///         mkc_core::check_n_clusters(data, n_clusters, 2)?;
+///         let n = data.n();
+///         Ok(Clustering::new((0..n).map(|i| usize::from(2 * i >= n)).collect(), 2, ()))
+///     }
+/// }
+/// let k = faer::Mat::<f64>::identity(4, 4);
+/// let fit = mkc_core::Clusterer::fit(&Halves, &KernelSet::new(&[k])?, 2, 0)?;
+/// assert_eq!(fit.labels, [0, 0, 1, 1]);
+/// # Ok::<(), mkc_core::Error>(())
+/// ```
+#[macro_export]
+macro_rules! clusterer {
+    (
+        $ty:ty, $name:literal, $diag:ty;
+        $(#[$fm:meta])*
+        fn fit(&$s:ident, $data:ident, $k:ident, $seed:ident) $body:block
+        $(
+            $(#[$rm:meta])*
+            fn fit_restarts(&$s2:ident, $data2:ident, $k2:ident, $seeds:ident) $rbody:block
+        )?
+    ) => {
+        impl $crate::Clusterer for $ty {
+            type Diagnostics = $diag;
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn validate_params(&self) -> $crate::Result<()> {
+                Ok(())
+            }
+            $(#[$fm])*
+            fn fit(
+                &$s,
+                $data: &$crate::KernelSet<'_>,
+                $k: usize,
+                $seed: u64,
+            ) -> $crate::Result<$crate::Clustering<$diag>> $body
+            $(
+                $(#[$rm])*
+                fn fit_restarts(
+                    &$s2,
+                    $data2: &$crate::KernelSet<'_>,
+                    $k2: usize,
+                    $seeds: &[u64],
+                ) -> Vec<$crate::Result<$crate::Clustering<$diag>>> $rbody
+            )?
+        }
+    };
+}

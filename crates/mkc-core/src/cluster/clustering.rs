@@ -69,6 +69,40 @@ macro_rules! impl_diagnostics {
     (@label $field:ident $label:literal) => { $label };
 }
 
+/// Declare a method's diagnostics struct — `#[derive(Debug, Clone, PartialEq)]`,
+/// `#[non_exhaustive]`, every field public — and implement [`Diagnostics`] listing every
+/// field under its own name (fields must be [`DiagnosticValue`]s; for other fields write
+/// the struct by hand and use [`impl_diagnostics!`](crate::impl_diagnostics)):
+///
+/// ```
+/// mkc_core::diagnostics! {
+///     /// Diagnostics of a method.
+///     pub struct D {
+///         /// Final objective.
+///         objective: f64,
+///         /// Restarts run.
+///         restarts: usize,
+///     }
+/// }
+/// use mkc_core::Diagnostics;
+/// assert_eq!(D { objective: 1.0, restarts: 3 }.entries()[1], ("restarts".to_string(), 3.0));
+/// ```
+#[macro_export]
+macro_rules! diagnostics {
+    (
+        $(#[$m:meta])*
+        pub struct $name:ident { $( $(#[$fm:meta])* $field:ident : $ty:ty ),* $(,)? }
+    ) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
+        pub struct $name {
+            $( $(#[$fm])* pub $field: $ty, )*
+        }
+        $crate::impl_diagnostics!($name { $($field),* });
+    };
+}
+
 /// No diagnostics.
 impl Diagnostics for () {
     fn entries(&self) -> Vec<(String, f64)> {
