@@ -27,6 +27,7 @@ pub use cluster::{
     check_binary, check_n_clusters, Clusterer, Clustering, DiagnosticList, DiagnosticValue,
     Diagnostics, DynClusterer, KernelSet, KernelWeights, OneKernel, Timings, WeightConstraint,
 };
+pub use cluster::{one_kernel_restarts, parallel_fits, seed_free_restarts};
 pub use error::{Error, Result};
 pub use params::ParamGuard;
 

@@ -228,14 +228,14 @@ impl Clusterer for Gumkl {
             .with_iterations(iterations, converged)
             .with_timings(t))
     }
-    /// Deterministic: one fit, copied for every seed ([`mkc_kmeans::seed_free_restarts`]).
+    /// Deterministic: one fit, copied for every seed ([`mkc_core::seed_free_restarts`]).
     fn fit_restarts(
         &self,
         data: &KernelSet<'_>,
         n_clusters: usize,
         seeds: &[u64],
     ) -> Vec<Result<Clustering<GumklDiagnostics>>> {
-        mkc_kmeans::seed_free_restarts(self, data, n_clusters, seeds)
+        mkc_core::seed_free_restarts(self, data, n_clusters, seeds)
     }
 }
 

@@ -21,16 +21,14 @@
 //!   by at most `tol · |J|` in one step (default `tol = 1e-4`, the tolerance of the authors'
 //!   multi-view kernel k-means code, which starts from this algorithm).
 //!
-//! The method is deterministic: no seed is used, and [`Clusterer::fit_restarts`] fits once
+//! The method is deterministic: no seed is used, and [`Clusterer::fit_restarts`](mkc_core::Clusterer::fit_restarts) fits once
 //! for all seeds. Candidates run in parallel with rayon and are reduced in index order, so the
 //! result does not depend on the number of threads.
 
 use crate::kernel_kmeans::{run, KernelKMeansFit};
 use crate::kernel_view::KernelCols;
 use faer::MatRef;
-use mkc_core::{
-    validate, Clusterer, Clustering, Diagnostics, Error, KernelSet, ParamGuard, Result,
-};
+use mkc_core::{validate, Clustering, Error, ParamGuard, Result};
 use rayon::prelude::*;
 
 /// Hyperparameters of global kernel k-means (unchecked builder).
@@ -77,7 +75,7 @@ impl GlobalKernelKMeansParams {
 }
 
 /// Checked global kernel k-means parameters: [`GlobalKernelKMeans::fit_kernel`] runs on one
-/// kernel, [`Clusterer::fit`] on a [`KernelSet`] (its kernel, or the equal-weight mean of
+/// kernel, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a [`KernelSet`](mkc_core::KernelSet) (its kernel, or the equal-weight mean of
 /// its kernels).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GlobalKernelKMeans {
@@ -259,43 +257,23 @@ fn distances_to_own_mean(k: MatRef<'_, f64>, labels: &[usize], m: usize) -> Vec<
         .collect()
 }
 
-/// Diagnostics of global kernel k-means ([`Clustering::diagnostics`]).
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct GlobalKernelKMeansDiagnostics {
-    /// Final kernel k-means objective J (also the last entry of the objective trace).
-    pub objective: f64,
-    /// Kernel k-means runs performed.
-    pub kmeans_runs: usize,
-}
-
-impl Diagnostics for GlobalKernelKMeansDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
-        vec![
-            ("objective".into(), self.objective),
-            ("kmeans_runs".into(), self.kmeans_runs as f64),
-        ]
+mkc_core::diagnostics! {
+    /// Diagnostics of global kernel k-means ([`Clustering::diagnostics`]).
+    pub struct GlobalKernelKMeansDiagnostics {
+        /// Final kernel k-means objective J (also the last entry of the objective trace).
+        objective: f64,
+        /// Kernel k-means runs performed.
+        kmeans_runs: usize,
     }
 }
 
-impl Clusterer for GlobalKernelKMeans {
-    type Diagnostics = GlobalKernelKMeansDiagnostics;
-    fn name(&self) -> &'static str {
-        "global-kkm"
-    }
-    fn validate_params(&self) -> Result<()> {
-        Ok(())
-    }
+mkc_core::clusterer! {
+    GlobalKernelKMeans, "global-kkm", GlobalKernelKMeansDiagnostics;
     /// Global kernel k-means on the set's kernel, or on the equal-weight mean of its
     /// kernels; the seed is ignored. The objective trace is J (minimised) of the solution
     /// with 1, 2, …, `n_clusters` clusters, one entry per stage (`iterations` = the number
     /// of stages); `converged` is that of the final kernel k-means run.
-    fn fit(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        _seed: u64,
-    ) -> Result<Clustering<GlobalKernelKMeansDiagnostics>> {
+    fn fit(&self, data, n_clusters, _seed) {
         let k = data.one_kernel("global kernel k-means")?;
         let mut timings = mkc_core::Timings::default();
         let fit = timings.time("kmeans", || self.fit_valid(k.as_mat(), n_clusters))?;
@@ -309,14 +287,9 @@ impl Clusterer for GlobalKernelKMeans {
             .with_iterations(stages, fit.converged)
             .with_timings(timings))
     }
-    /// Deterministic: one fit, copied for every seed ([`crate::seed_free_restarts`]).
-    fn fit_restarts(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seeds: &[u64],
-    ) -> Vec<Result<Clustering<GlobalKernelKMeansDiagnostics>>> {
-        crate::seed_free_restarts(self, data, n_clusters, seeds)
+    /// Deterministic: one fit, copied for every seed ([`mkc_core::seed_free_restarts`]).
+    fn fit_restarts(&self, data, n_clusters, seeds) {
+        mkc_core::seed_free_restarts(self, data, n_clusters, seeds)
     }
 }
 

@@ -13,9 +13,7 @@ use crate::cluster_sums::ClusterSums;
 use crate::kernel_view::{self, KernelCols};
 use crate::seeding::kmeans_plus_plus;
 use faer::MatRef;
-use mkc_core::{
-    seed, validate, Clusterer, Clustering, Diagnostics, Error, KernelSet, ParamGuard, Result,
-};
+use mkc_core::{seed, validate, Clustering, Error, ParamGuard, Result};
 use rayon::prelude::*;
 
 /// How kernel k-means starts.
@@ -91,7 +89,7 @@ impl KernelKMeansParams {
 }
 
 /// Checked kernel k-means parameters; [`KernelKMeans::fit_kernel`] runs the algorithm on
-/// one kernel, [`Clusterer::fit`] on a [`KernelSet`] (its kernel, or the mean of its
+/// one kernel, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a [`KernelSet`](mkc_core::KernelSet) (its kernel, or the mean of its
 /// kernels: kernel k-means on several kernels is Avg-KKM).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KernelKMeans {
@@ -182,42 +180,22 @@ impl KernelKMeans {
     }
 }
 
-/// Diagnostics of kernel k-means ([`Clustering::diagnostics`]).
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct KernelKMeansDiagnostics {
-    /// Final objective J (also the last entry of the objective trace).
-    pub objective: f64,
-    /// Index of the winning restart.
-    pub best_restart: usize,
-}
-
-impl Diagnostics for KernelKMeansDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
-        vec![
-            ("objective".into(), self.objective),
-            ("best_restart".into(), self.best_restart as f64),
-        ]
+mkc_core::diagnostics! {
+    /// Diagnostics of kernel k-means ([`Clustering::diagnostics`]).
+    pub struct KernelKMeansDiagnostics {
+        /// Final objective J (also the last entry of the objective trace).
+        objective: f64,
+        /// Index of the winning restart.
+        best_restart: usize,
     }
 }
 
-impl Clusterer for KernelKMeans {
-    type Diagnostics = KernelKMeansDiagnostics;
-    fn name(&self) -> &'static str {
-        "kkm"
-    }
-    fn validate_params(&self) -> Result<()> {
-        Ok(())
-    }
+mkc_core::clusterer! {
+    KernelKMeans, "kkm", KernelKMeansDiagnostics;
     /// Kernel k-means on the set's kernel, or on the equal-weight mean of its kernels.
     /// The objective trace is J (minimised) at the start of every iteration, ending with
     /// the final J.
-    fn fit(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seed: u64,
-    ) -> Result<Clustering<KernelKMeansDiagnostics>> {
+    fn fit(&self, data, n_clusters, seed) {
         let k = data.one_kernel("kernel k-means")?;
         let fit = self.fit_valid(k.as_mat(), n_clusters, seed)?;
         let diag = KernelKMeansDiagnostics {
@@ -230,35 +208,8 @@ impl Clusterer for KernelKMeans {
     }
     /// The kernel (or the mean of the kernels) is formed once and shared by the restarts;
     /// each run's wall time includes an equal share of forming it.
-    fn fit_restarts(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seeds: &[u64],
-    ) -> Vec<Result<Clustering<KernelKMeansDiagnostics>>> {
-        let t0 = std::time::Instant::now();
-        let Ok(k) = data.one_kernel("kernel k-means") else {
-            return seeds
-                .iter()
-                .map(|&s| self.fit(data, n_clusters, s))
-                .collect();
-        };
-        let Ok(one) = KernelSet::from_refs(vec![k.as_mat()]) else {
-            return seeds
-                .iter()
-                .map(|&s| self.fit(data, n_clusters, s))
-                .collect();
-        };
-        let share = t0.elapsed().as_secs_f64() / seeds.len().max(1) as f64;
-        seeds
-            .par_iter()
-            .map(|&s| {
-                let t = std::time::Instant::now();
-                let mut fit = self.fit(&one, n_clusters, s)?;
-                fit.timings.set_wall(share + t.elapsed().as_secs_f64());
-                Ok(fit)
-            })
-            .collect()
+    fn fit_restarts(&self, data, n_clusters, seeds) {
+        mkc_core::one_kernel_restarts(self, data, n_clusters, seeds)
     }
 }
 

@@ -4,9 +4,7 @@
 use crate::kernel_kmeans::fill_empty;
 use crate::seeding::kmeans_plus_plus;
 use faer::{Mat, MatRef};
-use mkc_core::{
-    seed, validate, Clusterer, Clustering, Diagnostics, Error, KernelSet, ParamGuard, Result,
-};
+use mkc_core::{seed, validate, Clustering, Error, ParamGuard, Result};
 use rayon::prelude::*;
 
 /// Hyperparameters of k-means (unchecked builder).
@@ -53,7 +51,7 @@ impl KMeansParams {
 }
 
 /// Checked k-means parameters; [`KMeans::fit_features`] runs the algorithm on a feature
-/// matrix, [`Clusterer::fit`] on the features of a [`KernelSet`].
+/// matrix, [`Clusterer::fit`](mkc_core::Clusterer::fit) on the features of a [`KernelSet`](mkc_core::KernelSet).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KMeans {
     p: KMeansParams,
@@ -137,42 +135,22 @@ impl KMeans {
     }
 }
 
-/// Diagnostics of k-means ([`Clustering::diagnostics`]).
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct KMeansDiagnostics {
-    /// Final inertia Σ_i ‖x_i − centroid_{label_i}‖².
-    pub inertia: f64,
-    /// Index of the winning restart.
-    pub best_restart: usize,
-}
-
-impl Diagnostics for KMeansDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
-        vec![
-            ("inertia".into(), self.inertia),
-            ("best_restart".into(), self.best_restart as f64),
-        ]
+mkc_core::diagnostics! {
+    /// Diagnostics of k-means ([`Clustering::diagnostics`]).
+    pub struct KMeansDiagnostics {
+        /// Final inertia Σ_i ‖x_i − centroid_{label_i}‖².
+        inertia: f64,
+        /// Index of the winning restart.
+        best_restart: usize,
     }
 }
 
-impl Clusterer for KMeans {
-    type Diagnostics = KMeansDiagnostics;
-    fn name(&self) -> &'static str {
-        "kmeans"
-    }
-    fn validate_params(&self) -> Result<()> {
-        Ok(())
-    }
-    /// k-means on the set's features ([`KernelSet::features`]; an error when the set has
+mkc_core::clusterer! {
+    KMeans, "kmeans", KMeansDiagnostics;
+    /// k-means on the set's features ([`KernelSet::features`](mkc_core::KernelSet::features); an error when the set has
     /// none: k-means does not use kernels). The objective trace is the inertia after every
     /// assignment step (minimised).
-    fn fit(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seed: u64,
-    ) -> Result<Clustering<KMeansDiagnostics>> {
+    fn fit(&self, data, n_clusters, seed) {
         let x = data.require_features("k-means")?;
         let fit = self.fit_valid(x, n_clusters, seed)?;
         let converged = fit.n_iter < self.p.max_iter;

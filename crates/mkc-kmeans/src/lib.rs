@@ -72,7 +72,6 @@ mod kernel_kmeans;
 mod kernel_view;
 mod kmeans;
 mod medoids;
-mod restarts;
 mod seeding;
 mod spectral;
 
@@ -88,8 +87,9 @@ pub use medoids::{
     greedy_medoids, KMedoidsDiagnostics, KMedoidsFit, KernelKMedoids, KernelKMedoidsParams,
     MedoidInit,
 };
-pub use restarts::seed_free_restarts;
-pub use spectral::{Spectral, SpectralDiagnostics, SpectralFit, SpectralParams};
+pub use spectral::{
+    normalize_rows_and_cluster, Spectral, SpectralDiagnostics, SpectralFit, SpectralParams,
+};
 
 /// The method API and this crate's methods: `use mkc_kmeans::prelude::*;`.
 pub mod prelude {

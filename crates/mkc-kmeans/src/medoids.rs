@@ -4,7 +4,7 @@
 
 use crate::kernel_view::KernelCols;
 use faer::MatRef;
-use mkc_core::{seed, validate, Clusterer, Clustering, Diagnostics, KernelSet, ParamGuard, Result};
+use mkc_core::{seed, validate, Clustering, ParamGuard, Result};
 use rand::seq::index::sample;
 use rayon::prelude::*;
 
@@ -123,7 +123,7 @@ impl KernelKMedoidsParams {
 }
 
 /// Checked k-medoids parameters; [`KernelKMedoids::fit_kernel`] runs the algorithm on one
-/// kernel, [`Clusterer::fit`] on a [`KernelSet`] (its kernel or the mean of its kernels).
+/// kernel, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a [`KernelSet`](mkc_core::KernelSet) (its kernel or the mean of its kernels).
 #[derive(Debug, Clone, PartialEq)]
 pub struct KernelKMedoids {
     p: KernelKMedoidsParams,
@@ -207,7 +207,7 @@ pub struct KMedoidsDiagnostics {
     pub medoids: Vec<usize>,
 }
 
-impl Diagnostics for KMedoidsDiagnostics {
+impl mkc_core::Diagnostics for KMedoidsDiagnostics {
     fn entries(&self) -> Vec<(String, f64)> {
         self.medoids
             .iter()
@@ -217,22 +217,11 @@ impl Diagnostics for KMedoidsDiagnostics {
     }
 }
 
-impl Clusterer for KernelKMedoids {
-    type Diagnostics = KMedoidsDiagnostics;
-    fn name(&self) -> &'static str {
-        "kkmedoids"
-    }
-    fn validate_params(&self) -> Result<()> {
-        Ok(())
-    }
+mkc_core::clusterer! {
+    KernelKMedoids, "kkmedoids", KMedoidsDiagnostics;
     /// Kernel k-medoids on the set's kernel (or the mean of its kernels); the objective
     /// trace is eq. (2) after every assignment step (minimised).
-    fn fit(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seed: u64,
-    ) -> Result<Clustering<KMedoidsDiagnostics>> {
+    fn fit(&self, data, n_clusters, seed) {
         let k = data.one_kernel("kernel k-medoids")?;
         let fit = self.fit_valid(k.as_mat(), n_clusters, seed)?;
         let diag = KMedoidsDiagnostics {

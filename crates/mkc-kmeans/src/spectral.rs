@@ -37,11 +37,9 @@
 //! ```
 
 use faer::{Mat, MatRef};
-use mkc_core::{
-    validate, Clusterer, Clustering, Diagnostics, Error, KernelSet, ParamGuard, Result,
-};
+use mkc_core::{validate, Clustering, Error, ParamGuard, Result};
 
-use crate::KMeansParams;
+use crate::{KMeans, KMeansFit, KMeansParams};
 
 /// Hyperparameters of spectral clustering (unchecked builder).
 #[derive(Debug, Clone, PartialEq)]
@@ -89,7 +87,7 @@ impl SpectralParams {
 }
 
 /// Checked spectral clustering parameters; [`Spectral::fit_affinity`] runs the algorithm
-/// on one affinity matrix, [`Clusterer::fit`] on a [`KernelSet`] (its kernel, or the mean
+/// on one affinity matrix, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a [`KernelSet`](mkc_core::KernelSet) (its kernel, or the mean
 /// of its kernels, as the affinity).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Spectral {
@@ -194,19 +192,11 @@ impl Spectral {
             ));
         }
         let mut y = pairs.vectors;
-        for r in 0..n {
-            let norm = (0..c).map(|t| y[(r, t)] * y[(r, t)]).sum::<f64>().sqrt();
-            if norm > 0.0 {
-                for t in 0..c {
-                    y[(r, t)] /= norm;
-                }
-            }
-        }
-        let km = KMeansParams::new()
+        let kmeans = KMeansParams::new()
             .n_init(self.p.n_init)
             .max_iter(self.p.max_iter)
-            .check()?
-            .fit_features(y.as_ref(), c, seed)?;
+            .check()?;
+        let km = normalize_rows_and_cluster(&mut y, &kmeans, c, seed)?;
         Ok(SpectralFit {
             labels: km.labels,
             embedding: y,
@@ -214,6 +204,33 @@ impl Spectral {
             inertia: km.inertia,
         })
     }
+}
+
+/// Steps 4–5 of NJW's algorithm: scale every row of the embedding `y` (n x c) to unit
+/// length in place (a zero row stays zero), then cluster the rows with `kmeans`. Public so
+/// that the multiple kernel spectral methods (`mkc-spectral`: AASC, MVSpec) end the same
+/// way.
+///
+/// # Errors
+/// As [`KMeans::fit_features`] (`y` non-finite, `n_clusters` out of range).
+pub fn normalize_rows_and_cluster(
+    y: &mut Mat<f64>,
+    kmeans: &KMeans,
+    n_clusters: usize,
+    seed: u64,
+) -> Result<KMeansFit> {
+    for r in 0..y.nrows() {
+        let norm = (0..y.ncols())
+            .map(|t| y[(r, t)] * y[(r, t)])
+            .sum::<f64>()
+            .sqrt();
+        if norm > 0.0 {
+            for t in 0..y.ncols() {
+                y[(r, t)] /= norm;
+            }
+        }
+    }
+    kmeans.fit_features(y.as_ref(), n_clusters, seed)
 }
 
 /// Diagnostics of spectral clustering ([`Clustering::diagnostics`]).
@@ -226,7 +243,7 @@ pub struct SpectralDiagnostics {
     pub inertia: f64,
 }
 
-impl Diagnostics for SpectralDiagnostics {
+impl mkc_core::Diagnostics for SpectralDiagnostics {
     fn entries(&self) -> Vec<(String, f64)> {
         let mut e = vec![("inertia".to_string(), self.inertia)];
         e.extend(
@@ -239,22 +256,11 @@ impl Diagnostics for SpectralDiagnostics {
     }
 }
 
-impl Clusterer for Spectral {
-    type Diagnostics = SpectralDiagnostics;
-    fn name(&self) -> &'static str {
-        "sc"
-    }
-    fn validate_params(&self) -> Result<()> {
-        Ok(())
-    }
+mkc_core::clusterer! {
+    Spectral, "sc", SpectralDiagnostics;
     /// Spectral clustering with the set's kernel (or the mean of its kernels) as the
     /// affinity. Not iterative: empty objective trace, 0 iterations.
-    fn fit(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seed: u64,
-    ) -> Result<Clustering<SpectralDiagnostics>> {
+    fn fit(&self, data, n_clusters, seed) {
         let a = data.one_kernel("spectral clustering")?;
         let fit = self.fit_valid(a.as_mat(), n_clusters, seed)?;
         let diag = SpectralDiagnostics {

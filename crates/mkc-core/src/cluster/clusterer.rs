@@ -4,7 +4,6 @@
 use super::clustering::{Clustering, Diagnostics};
 use super::kernel_set::KernelSet;
 use crate::Result;
-use rayon::prelude::*;
 
 /// Erased diagnostics: `(name, value)` pairs (see [`Diagnostics::entries`]).
 pub type DiagnosticList = Vec<(String, f64)>;
@@ -89,17 +88,7 @@ pub trait Clusterer: Send + Sync {
         n_clusters: usize,
         seeds: &[u64],
     ) -> Vec<Result<Clustering<Self::Diagnostics>>> {
-        seeds
-            .par_iter()
-            .map(|&s| {
-                let t0 = std::time::Instant::now();
-                let mut fit = self.fit(data, n_clusters, s)?;
-                if fit.timings.wall() == 0.0 {
-                    fit.timings.set_wall(t0.elapsed().as_secs_f64());
-                }
-                Ok(fit)
-            })
-            .collect()
+        super::parallel_fits(self, data, n_clusters, seeds, 0.0)
     }
 }
 

@@ -160,6 +160,21 @@ impl<'a> KernelSet<'a> {
         }
     }
 
+    /// This set's features with `kernel` in place of its kernels: a kernel derived from
+    /// the validated ones (their mean, a combination with non-negative weights) needs no
+    /// new check.
+    pub(crate) fn with_single_kernel<'b>(&self, kernel: MatRef<'b, f64>) -> KernelSet<'b>
+    where
+        'a: 'b,
+    {
+        KernelSet {
+            kernels: vec![kernel],
+            names: vec!["mean".to_string()],
+            features: self.features,
+            n: self.n,
+        }
+    }
+
     /// The equal-weight mean `(1/m) Σ_p K_p` of the kernels, as an owned matrix.
     pub fn mean_kernel(&self, method: &str) -> Result<Mat<f64>> {
         let ks = self.require_kernels(method)?;

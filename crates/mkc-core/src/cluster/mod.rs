@@ -5,12 +5,14 @@
 mod clusterer;
 mod clustering;
 mod kernel_set;
+mod restarts;
 mod timings;
 mod weights;
 
 pub use clusterer::{check_binary, check_n_clusters, Clusterer, DiagnosticList, DynClusterer};
 pub use clustering::{Clustering, DiagnosticValue, Diagnostics};
 pub use kernel_set::{KernelSet, OneKernel};
+pub use restarts::{one_kernel_restarts, parallel_fits, seed_free_restarts};
 pub use timings::Timings;
 pub use weights::{KernelWeights, WeightConstraint};
 
