@@ -7,7 +7,10 @@
 pub mod cpmmc;
 pub mod gmmc;
 
+pub use cpmmc::{Cpmmc, CpmmcDiagnostics, CpmmcInit, CpmmcParams, CpmmcPath, CpmmcStop};
+
 /// The method API and this crate's methods: `use mkc_mmc::prelude::*;`.
 pub mod prelude {
+    pub use crate::cpmmc::{CpmmcInit, CpmmcParams, CpmmcPath};
     pub use mkc_core::prelude::*;
 }

@@ -1,1 +1,0 @@
-//! cpmmc (to be written).

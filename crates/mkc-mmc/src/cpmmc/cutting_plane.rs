@@ -1,0 +1,240 @@
+//! The cutting-plane loop of CPMMC (Zhao, Wang & Zhang 2008, Algorithm 1) with the
+//! constrained concave–convex procedure (CCCP) solving each working-set problem.
+//!
+//! The working-set problem (eq. 9 restricted to Ω) is
+//! `min ½‖w‖² + Cξ  s.t. (1/n) Σᵢ c_ij |wᵀxᵢ + b| ≥ c̄_j − ξ  (c_j ∈ Ω), ξ ≥ 0, balance`.
+//! CCCP replaces `|fᵢ|` by `sᵢfᵢ` with `sᵢ = sign` of the current decision value (a
+//! lower bound, tight at the current point), solves that convex step (`dual` module)
+//! and repeats: the objective `P = ½‖w‖² + C ξ(w, b)` of the working-set problem, ξ
+//! computed with `|f|`, never increases (the current point is feasible for the next
+//! step, and the step's solution is feasible for the working-set problem). CCCP stops when
+//! P decreases by less than `cccp_tol · P`. Then the most violated constraint of the full
+//! problem is `cᵢ = 1 ⇔ |fᵢ| < 1` (eq. 14), violated by
+//! `v = (1/n) Σᵢ cᵢ (1 − |fᵢ|)`; the loop stops when `v ≤ ξ + ε` (the paper's rule) or
+//! the cut is already in Ω, and otherwise adds it.
+
+use super::dual::{solve_step, StepData};
+use super::gram::Gram;
+use super::params::{Cpmmc, CpmmcInit};
+use super::qp::dot;
+use mkc_core::{Error, Result, Timings};
+use rand::Rng;
+
+/// Why the cutting-plane loop stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpmmcStop {
+    /// The most violated constraint exceeds ξ by at most ε (the paper's rule).
+    Converged,
+    /// The most violated constraint is already in the working set (CCCP's local
+    /// solution cannot improve on it).
+    RepeatedConstraint,
+    /// The round cap `max_iter` was reached.
+    MaxIter,
+}
+
+impl CpmmcStop {
+    /// Numeric code for run records: 0 converged, 1 repeated constraint, 2 round cap.
+    pub fn code(self) -> u8 {
+        match self {
+            CpmmcStop::Converged => 0,
+            CpmmcStop::RepeatedConstraint => 1,
+            CpmmcStop::MaxIter => 2,
+        }
+    }
+}
+
+/// The end state of the loop.
+pub(crate) struct LoopResult {
+    /// Decision values `wᵀxᵢ + b`.
+    pub decision: Vec<f64>,
+    /// `‖w‖²`.
+    pub w_norm2: f64,
+    /// Centred bias b̃ (`b = b̃ − wᵀx̄`).
+    pub bias: f64,
+    /// The slack ξ of the working-set problem at the end.
+    pub xi: f64,
+    /// Violation of the last most violated constraint.
+    pub violation: f64,
+    /// P after every round (working-set objective).
+    pub round_objective: Vec<f64>,
+    /// P after every CCCP step, all rounds.
+    pub cccp_objective: Vec<f64>,
+    /// Index into `cccp_objective` where each round starts (its start value is the
+    /// first entry of that round).
+    pub round_starts: Vec<usize>,
+    /// Cuts in the working set.
+    pub cuts: usize,
+    /// Interior-point iterations over all steps.
+    pub qp_iterations: usize,
+    /// Why the loop stopped.
+    pub stop: CpmmcStop,
+}
+
+/// `ξ = max(0, max_j (c̄_j − (1/n) Σᵢ c_ij |fᵢ|))` of the working-set problem.
+pub(crate) fn working_set_slack(cuts: &[Vec<bool>], f: &[f64]) -> f64 {
+    let n = f.len() as f64;
+    cuts.iter()
+        .map(|c| {
+            c.iter()
+                .zip(f)
+                .filter(|(on, _)| **on)
+                .map(|(_, fi)| 1.0 - fi.abs())
+                .sum::<f64>()
+                / n
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The most violated constraint of eq. (14), `cᵢ = 1 ⇔ |fᵢ| < 1`, and its violation
+/// `(1/n) Σᵢ cᵢ (1 − |fᵢ|)`.
+pub(crate) fn most_violated(f: &[f64]) -> (Vec<bool>, f64) {
+    let c: Vec<bool> = f.iter().map(|v| v.abs() < 1.0).collect();
+    let v = f
+        .iter()
+        .filter(|v| v.abs() < 1.0)
+        .map(|v| 1.0 - v.abs())
+        .sum::<f64>()
+        / f.len() as f64;
+    (c, v)
+}
+
+/// The current hyperplane: `w = Φ̃ᵀβ`, its decision values and norm.
+struct Point {
+    beta: Vec<f64>,
+    bias: f64,
+    f: Vec<f64>,
+    w_norm2: f64,
+}
+
+impl Cpmmc {
+    /// The starting hyperplane ([`CpmmcInit`]), scaled so that `max |fᵢ| = ½` (every
+    /// point inside the margin, so the first cut is all of them, as with the authors'
+    /// small `w₀`).
+    fn start(&self, gram: &dyn Gram, seed: u64) -> Result<Point> {
+        let n = gram.n();
+        let mut rng = mkc_core::seed::rng(seed);
+        let mut beta: Vec<f64> = (0..n).map(|_| rng.random_range(-1.0..=1.0)).collect();
+        let mut f = gram.apply(&beta);
+        if self.p.init == CpmmcInit::Pca {
+            // Power iteration on G: converges to the top principal direction.
+            for _ in 0..200 {
+                let norm = dot(&f, &f).sqrt();
+                if norm == 0.0 {
+                    break;
+                }
+                let next: Vec<f64> = f.iter().map(|v| v / norm).collect();
+                let fn_ = gram.apply(&next);
+                let change = fn_.iter().zip(&f).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+                beta = next;
+                f = fn_;
+                if change <= 1e-9 * norm {
+                    break;
+                }
+            }
+        }
+        let top = f.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
+        if top.is_nan() || top == 0.0 {
+            return Err(Error::input(
+                "CPMMC",
+                "the centred samples are all zero (every sample is the same point)",
+            ));
+        }
+        let t = 0.5 / top;
+        beta.iter_mut().for_each(|b| *b *= t);
+        f.iter_mut().for_each(|v| *v *= t);
+        let w_norm2 = dot(&beta, &f).max(0.0);
+        Ok(Point {
+            beta,
+            bias: 0.0,
+            f,
+            w_norm2,
+        })
+    }
+
+    /// Algorithm 1 on the Gram operator `gram`.
+    pub(crate) fn cutting_plane(
+        &self,
+        gram: &dyn Gram,
+        seed: u64,
+        timings: &mut Timings,
+    ) -> Result<LoopResult> {
+        let p = &self.p;
+        let mut pt = timings.time("init", || self.start(gram, seed))?;
+        let (first, mut violation) = most_violated(&pt.f);
+        let mut cuts = vec![first];
+        let mut out = LoopResult {
+            decision: Vec::new(),
+            w_norm2: 0.0,
+            bias: 0.0,
+            xi: 0.0,
+            violation,
+            round_objective: Vec::new(),
+            cccp_objective: Vec::new(),
+            round_starts: Vec::new(),
+            cuts: 0,
+            qp_iterations: 0,
+            stop: CpmmcStop::MaxIter,
+        };
+        for _ in 0..p.max_iter {
+            out.round_starts.push(out.cccp_objective.len());
+            let obj = self.cccp(gram, &cuts, &mut pt, &mut out, timings)?;
+            out.round_objective.push(obj);
+            let (c, v) = timings.time("violated", || most_violated(&pt.f));
+            violation = v;
+            let xi = working_set_slack(&cuts, &pt.f);
+            if v <= xi + p.epsilon {
+                out.stop = CpmmcStop::Converged;
+                break;
+            }
+            if cuts.contains(&c) {
+                out.stop = CpmmcStop::RepeatedConstraint;
+                break;
+            }
+            cuts.push(c);
+        }
+        out.xi = working_set_slack(&cuts, &pt.f);
+        out.violation = violation;
+        out.cuts = cuts.len();
+        out.w_norm2 = pt.w_norm2;
+        out.bias = pt.bias;
+        out.decision = pt.f;
+        Ok(out)
+    }
+
+    /// CCCP on the working set from `pt` (updated in place); pushes P of the start and
+    /// of every step to `out.cccp_objective` and returns the final P.
+    fn cccp(
+        &self,
+        gram: &dyn Gram,
+        cuts: &[Vec<bool>],
+        pt: &mut Point,
+        out: &mut LoopResult,
+        timings: &mut Timings,
+    ) -> Result<f64> {
+        let p = &self.p;
+        let objective = |pt: &Point| 0.5 * pt.w_norm2 + p.c * working_set_slack(cuts, &pt.f);
+        let mut prev = objective(pt);
+        out.cccp_objective.push(prev);
+        for _ in 0..p.cccp_max_iter {
+            let s: Vec<f64> = pt.f.iter().map(|v| if *v >= 0.0 { 1.0 } else { -1.0 }).collect();
+            let data = timings.time("gram", || StepData::new(gram, cuts, &s));
+            let step = timings.time("qp", || solve_step(&data, p.c, p.balance))?;
+            out.qp_iterations += step.qp.iterations;
+            let g_beta = timings.time("gram", || gram.apply(&step.beta));
+            *pt = Point {
+                f: g_beta.iter().map(|v| v + step.bias).collect(),
+                beta: step.beta,
+                bias: step.bias,
+                w_norm2: step.w_norm2,
+            };
+            let now = objective(pt);
+            out.cccp_objective.push(now);
+            let (decrease, now_prev) = (prev - now, prev);
+            prev = now;
+            if decrease <= p.cccp_tol * now_prev {
+                break;
+            }
+        }
+        Ok(prev)
+    }
+}

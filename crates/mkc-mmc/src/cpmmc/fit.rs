@@ -1,0 +1,131 @@
+//! CPMMC through the workspace's method API: [`Cpmmc`] is the [`Clusterer`] "cpmmc".
+
+use super::cutting_plane::CpmmcStop;
+use super::gram::{FeatureGram, Gram, KernelGram};
+use super::params::{Cpmmc, CpmmcParams, CpmmcPath};
+use mkc_core::{check_binary, Clusterer, Clustering, Diagnostics, KernelSet, Result, Timings};
+
+/// What a CPMMC fit ended with besides the labels.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct CpmmcDiagnostics {
+    /// Decision values `fᵢ = wᵀxᵢ + b` (labels are their signs: `fᵢ > 0` → cluster 1).
+    pub decision: Vec<f64>,
+    /// Constraints (cuts) in the final working set Ω.
+    pub cuts: usize,
+    /// CCCP steps (convex QPs solved) over all rounds.
+    pub cccp_steps: usize,
+    /// Interior-point iterations over all QPs.
+    pub qp_iterations: usize,
+    /// The working-set objective `½‖w‖² + Cξ` after every CCCP step, all rounds, each
+    /// round starting with the value at its start point (non-increasing within a round).
+    pub cccp_objective: Vec<f64>,
+    /// Index into `cccp_objective` of each round's start value.
+    pub round_starts: Vec<usize>,
+    /// Slack ξ of the final working-set problem.
+    pub xi: f64,
+    /// Violation of the last most violated constraint (eq. 14).
+    pub violation: f64,
+    /// `‖w‖`.
+    pub w_norm: f64,
+    /// The bias of the centred data, `b̃ = b + wᵀx̄` = the mean decision value; the
+    /// balance constraint is `|b̃| ≤ ℓ/n`.
+    pub centred_bias: f64,
+    /// Why the cutting-plane loop stopped.
+    pub stop: CpmmcStop,
+    /// Whether the linear feature-space path ran ([`CpmmcPath`]).
+    pub linear_path: bool,
+}
+
+impl Diagnostics for CpmmcDiagnostics {
+    /// `cuts`, `cccp_steps`, `qp_iterations`, `xi`, `violation`, `w_norm`,
+    /// `centred_bias`, `stop_reason` ([`CpmmcStop::code`]), `linear_path` (0/1).
+    fn entries(&self) -> Vec<(String, f64)> {
+        vec![
+            ("cuts".into(), self.cuts as f64),
+            ("cccp_steps".into(), self.cccp_steps as f64),
+            ("qp_iterations".into(), self.qp_iterations as f64),
+            ("xi".into(), self.xi),
+            ("violation".into(), self.violation),
+            ("w_norm".into(), self.w_norm),
+            ("centred_bias".into(), self.centred_bias),
+            ("stop_reason".into(), f64::from(self.stop.code())),
+            ("linear_path".into(), f64::from(u8::from(self.linear_path))),
+        ]
+    }
+}
+
+impl Clusterer for Cpmmc {
+    type Diagnostics = CpmmcDiagnostics;
+    fn name(&self) -> &'static str {
+        "cpmmc"
+    }
+    fn validate_params(&self) -> Result<()> {
+        Ok(())
+    }
+    /// Algorithm 1 (cutting planes + CCCP) on the set's kernel (or the mean of its
+    /// kernels), or on the linear kernel of its features ([`CpmmcParams::path`]); two
+    /// clusters only, labels 0/1 (`fᵢ > 0` → 1). The objective trace is the working-set
+    /// objective `½‖w‖² + Cξ` of eq. (9) after every cutting-plane round (minimised; it
+    /// may rise between rounds, as each round adds a constraint); `iterations` counts the
+    /// rounds and `converged` is false only at the round cap. The seed draws the
+    /// starting hyperplane ([`super::CpmmcInit`]); the result is the same for any
+    /// number of threads. Phases: "init", "gram" (products with the data), "qp" (the
+    /// dual QPs), "violated".
+    fn fit(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<Clustering<CpmmcDiagnostics>> {
+        check_binary("CPMMC", data, n_clusters)?;
+        let t0 = std::time::Instant::now();
+        let mut timings = Timings::default();
+        let linear = self.linear_path(data);
+        let run = if linear {
+            let x = data.require_features("cpmmc")?;
+            self.cutting_plane(&FeatureGram::new(x) as &dyn Gram, seed, &mut timings)?
+        } else {
+            let k = data.one_kernel("cpmmc")?;
+            self.cutting_plane(&KernelGram::new(k.as_mat()), seed, &mut timings)?
+        };
+        timings.set_wall(t0.elapsed().as_secs_f64());
+        let labels = run.decision.iter().map(|&f| usize::from(f > 0.0)).collect();
+        let rounds = run.round_objective.len();
+        let diag = CpmmcDiagnostics {
+            cuts: run.cuts,
+            cccp_steps: run.cccp_objective.len() - rounds,
+            qp_iterations: run.qp_iterations,
+            cccp_objective: run.cccp_objective,
+            round_starts: run.round_starts,
+            xi: run.xi,
+            violation: run.violation,
+            w_norm: run.w_norm2.sqrt(),
+            centred_bias: run.bias,
+            stop: run.stop,
+            linear_path: linear,
+            decision: run.decision,
+        };
+        Ok(Clustering::new(labels, 2, diag)
+            .with_objective(run.round_objective)
+            .with_iterations(rounds, run.stop != CpmmcStop::MaxIter)
+            .with_timings(timings))
+    }
+}
+
+mkc_core::clusterer_via_check!(CpmmcParams, "cpmmc");
+
+impl Cpmmc {
+    /// Whether `data` goes to the linear feature-space path ([`CpmmcPath`]).
+    fn linear_path(&self, data: &KernelSet<'_>) -> bool {
+        match self.p.path {
+            CpmmcPath::Linear => true,
+            CpmmcPath::Kernel => false,
+            CpmmcPath::Auto => {
+                data.features().is_some()
+                    && (data.is_empty()
+                        || (data.len() == 1 && data.names()[0].ends_with("linear")))
+            }
+        }
+    }
+}
