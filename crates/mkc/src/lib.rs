@@ -99,3 +99,5 @@ pub mod prelude {
     #[cfg(feature = "simplemkkm")]
     pub use mkc_simplemkkm::prelude::*;
 }
+    #[cfg(feature = "robust")]
+    pub use mkc_robust::prelude::*;

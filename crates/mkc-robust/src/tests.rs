@@ -1,0 +1,162 @@
+//! Checks of the engine against explicit feature-space computations: with a linear
+//! kernel K = XXᵀ every centre is a point `Σ_i a_i x_i` that can be formed directly.
+
+use crate::centres::{Centres, Cols};
+use crate::l21::{self, irls_weights, l21_loss};
+use faer::Mat;
+use mkc_core::seed;
+use rand::Rng;
+
+/// `n` points in `d` dimensions around `groups` centres (spread 1, centres 6 apart),
+/// plus the linear kernel.
+fn blobs(n: usize, d: usize, groups: usize, s: u64) -> (Vec<Vec<f64>>, Mat<f64>) {
+    let mut rng = seed::rng(s);
+    let x: Vec<Vec<f64>> = (0..n)
+        .map(|i| {
+            (0..d)
+                .map(|j| {
+                    let c = (i % groups) as f64 * 6.0 * if j == 0 { 1.0 } else { 0.5 };
+                    c + rng.random_range(-1.0..1.0)
+                })
+                .collect()
+        })
+        .collect();
+    let k = Mat::from_fn(n, n, |i, j| dot(&x[i], &x[j]));
+    (x, k)
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(p, q)| p * q).sum()
+}
+
+/// The centres as explicit points.
+fn centre_points(x: &[Vec<f64>], c: &Centres) -> Vec<Vec<f64>> {
+    let d = x[0].len();
+    let mut v = vec![vec![0.0; d]; c.k];
+    for (i, xi) in x.iter().enumerate() {
+        for (vj, xj) in v[c.labels[i]].iter_mut().zip(xi) {
+            *vj += c.coef[i] * xj;
+        }
+    }
+    v
+}
+
+fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(p, q)| (p - q) * (p - q)).sum()
+}
+
+/// The ℓ2,1 loss of labels and centres, evaluated on the points themselves.
+fn brute_loss(x: &[Vec<f64>], c: &Centres) -> f64 {
+    let v = centre_points(x, c);
+    x.iter()
+        .enumerate()
+        .map(|(i, xi)| sq_dist(xi, &v[c.labels[i]]).sqrt())
+        .sum()
+}
+
+fn random_labels(n: usize, k: usize, s: u64) -> Vec<usize> {
+    let mut rng = seed::rng(s);
+    let mut l: Vec<usize> = (0..n).map(|_| rng.random_range(0..k)).collect();
+    l[..k].copy_from_slice(&(0..k).collect::<Vec<_>>());
+    l
+}
+
+#[test]
+fn kernel_distances_equal_explicit_distances() {
+    let (x, k) = blobs(30, 3, 3, 1);
+    let kc = Cols::new(k.as_ref());
+    let labels = random_labels(30, 3, 2);
+    let s: Vec<f64> = (0..30).map(|i| 0.5 + (i % 7) as f64 / 7.0).collect();
+    let c = Centres::weighted(labels, &s, 3);
+    let v = centre_points(&x, &c);
+    let own = c.own_distances(&kc);
+    let p = c.products(&kc);
+    for (i, xi) in x.iter().enumerate() {
+        for (j, vj) in v.iter().enumerate() {
+            let want = sq_dist(xi, vj);
+            let got = k[(i, i)] + p.rel(i, j);
+            assert!(
+                (got - want).abs() < 1e-9 * (1.0 + want),
+                "{i} {j}: {got} vs {want}"
+            );
+        }
+        let want = sq_dist(xi, &v[c.labels[i]]);
+        assert!((own[i] - want).abs() < 1e-9 * (1.0 + want));
+    }
+    assert!((l21_loss(&own) - brute_loss(&x, &c)).abs() < 1e-9);
+}
+
+/// One reweighting step is a Weiszfeld step per cluster: the new centre is the
+/// `1/‖x_i − v‖`-weighted mean of the cluster, and the cluster's sum of distances does
+/// not grow.
+#[test]
+fn reweighting_is_a_weiszfeld_step() {
+    let (x, k) = blobs(40, 2, 2, 3);
+    let kc = Cols::new(k.as_ref());
+    let labels = random_labels(40, 2, 4);
+    let c0 = Centres::weighted(labels.clone(), &[1.0; 40], 2);
+    let d0 = c0.own_distances(&kc);
+    let c1 = Centres::weighted(labels.clone(), &irls_weights(&d0), 2);
+    // Explicit Weiszfeld step.
+    let v0 = centre_points(&x, &c0);
+    let v1 = centre_points(&x, &c1);
+    for (c, v1c) in v1.iter().enumerate() {
+        let mut num = [0.0; 2];
+        let mut den = 0.0;
+        for (xi, _) in x.iter().zip(&labels).filter(|(_, &l)| l == c) {
+            let w = 1.0 / sq_dist(xi, &v0[c]).sqrt();
+            den += w;
+            num[0] += w * xi[0];
+            num[1] += w * xi[1];
+        }
+        assert!((v1c[0] - num[0] / den).abs() < 1e-9 && (v1c[1] - num[1] / den).abs() < 1e-9);
+    }
+    assert!(brute_loss(&x, &c1) <= brute_loss(&x, &c0) + 1e-12);
+}
+
+#[test]
+fn samples_on_their_centre_get_the_mean_weight() {
+    let s = irls_weights(&[4.0, 0.0, 1.0, 1e-12]);
+    assert_eq!(s[0], 0.25);
+    assert_eq!(s[2], 0.5);
+    assert_eq!(s[1], 0.375);
+    assert_eq!(s[3], 0.375);
+}
+
+#[test]
+fn trace_is_non_increasing_and_ends_with_the_brute_force_loss() {
+    let mut checked = 0;
+    for s in 0..6 {
+        let (x, k) = blobs(60, 3, 4, 10 + s);
+        let kc = Cols::new(k.as_ref());
+        let seeds = l21::sample_seeds(60, 4, s);
+        let run = l21::run(&kc, Centres::singletons(60, &seeds), 100);
+        if run.empty_fills == 0 {
+            checked += 1;
+            assert!(run.trace.len() >= 3);
+            for w in run.trace.windows(2) {
+                assert!(w[1] <= w[0] * (1.0 + 1e-12), "seed {s}: {:?}", run.trace);
+            }
+        }
+        assert!(run.converged);
+        assert_eq!(run.labels, run.centres.labels);
+        let brute = brute_loss(&x, &run.centres);
+        assert!((run.objective() - brute).abs() < 1e-9 * brute);
+    }
+    assert!(checked >= 3, "only {checked} runs without empty clusters");
+}
+
+#[test]
+fn empty_clusters_are_refilled() {
+    // Two identical far points and many near ones: a start with both centres in the
+    // near group can leave one cluster empty; every run ends with k non-empty clusters.
+    let (_, k) = blobs(24, 2, 1, 5);
+    let kc = Cols::new(k.as_ref());
+    for s in 0..20 {
+        let run = l21::best_of(&kc, 5, 1, 50, s).map(|(r, _)| r);
+        let labels = run.map(|r| r.labels).unwrap_or_default();
+        for c in 0..5 {
+            assert!(labels.contains(&c), "seed {s}: cluster {c} empty");
+        }
+    }
+}
