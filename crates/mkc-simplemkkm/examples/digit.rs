@@ -170,7 +170,7 @@ fn main() {
         );
         let mkkm = report(
             "MKKM",
-            MkkmParams::new().fit_restarts(&data, K, &seeds),
+            mkc_mkkm::MkkmParams::new().fit_restarts(&data, K, &seeds),
             &truth,
         );
         println!(

@@ -17,7 +17,7 @@ use mkc_core::{Diagnostics, Result};
 use crate::objective::Objective;
 use crate::params::AvgParams;
 use crate::preprocess::Prepared;
-use crate::restarts::{self, Relaxed};
+use mkc_mkkm::restarts::{self, Relaxed};
 
 /// Checked Avg-KKM parameters; fits through [`mkc_core::Clusterer`] (registry name
 /// `"avg-kkm-spectral"`): the top-k eigenvectors H of the average of the set's kernels
@@ -105,6 +105,7 @@ impl AvgFit {
         Relaxed {
             h: self.h,
             weights: self.weights,
+            constraint: mkc_core::WeightConstraint::Simplex,
             objective: vec![self.objective],
             iterations: 0,
             converged: true,
@@ -114,4 +115,4 @@ impl AvgFit {
     }
 }
 
-restarts::clusterer_by_relaxation!(AvgKkm, AvgKkmDiagnostics, "avg-kkm-spectral", "Avg-KKM");
+mkc_mkkm::clusterer_by_relaxation!(AvgKkm, AvgKkmDiagnostics, "avg-kkm-spectral", "Avg-KKM");

@@ -1,7 +1,9 @@
 //! SimpleMKKM (Liu, Zhu, Liu, Hospedales, Wang, Wang — *SimpleMKKM: Simple Multiple
-//! Kernel K-means*, ICML) and the k-means-family baselines of its Table 2: Avg-KKM,
-//! MKKM (Huang, Chuang & Chen, IEEE Trans. Fuzzy Systems, 2012), MKKM-MiR (Liu, Dou,
-//! Wang & Yin, AAAI 2016; [`mkkm_mir`]) and single-kernel kernel k-means.
+//! Kernel K-means*, ICML) and the Avg-KKM baseline of its Table 2 (also single-kernel
+//! kernel k-means). The other baselines of the table (MKKM, MKKM-MiR, LMKKM, …) are in
+//! `mkc-mkkm`, which also holds what the family shares and this crate uses: kernel
+//! preprocessing, the top-k eigen step ([`Objective`]), the final k-means on H
+//! ([`labels_from_h`]) and the restarts (re-exported here).
 //!
 //! # The method
 //! With base kernels `K_1..K_m` and `K_γ = Σ_p γ_p² K_p`, SimpleMKKM solves the min-max
@@ -42,12 +44,12 @@
 //!
 //! # The method API
 //! Every method here implements [`mkc_core::Clusterer`] on its parameter builder
-//! ([`SimpleMkkmParams`] `"simplemkkm"`, [`MkkmParams`] `"mkkm"`, [`MkkmMirParams`]
-//! `"mkkm-mir"`, [`AvgParams`] `"avg-kkm-spectral"`): it uses every kernel of the
+//! ([`SimpleMkkmParams`] `"simplemkkm"`, [`AvgParams`] `"avg-kkm-spectral"`; MKKM and
+//! MKKM-MiR in `mkc-mkkm` the same way): it uses every kernel of the
 //! [`KernelSet`](mkc_core::KernelSet), preprocesses them, optimises the weights and H
 //! (deterministic), then runs the seeded k-means on H. The reported kernel weights are
 //! γ on the simplex ([`WeightConstraint::Simplex`](mkc_core::WeightConstraint)); for
-//! SimpleMKKM, MKKM and MKKM-MiR the combined kernel is `Σ_p γ_p² K_p`, for Avg-KKM
+//! SimpleMKKM the combined kernel is `Σ_p γ_p² K_p`, for Avg-KKM
 //! `Σ_p γ_p K_p` with γ = 1/m. Restarts ([`Clusterer::fit_restarts`](mkc_core::Clusterer))
 //! optimise once and run k-means per seed. The deterministic part alone (γ, H, every
 //! trace) is `fit_kernels` on the checked parameters ([`SimpleMkkm::fit_kernels`], …).
@@ -84,54 +86,38 @@
 //! let runs = SimpleMkkmParams::new().fit_restarts(&data, 3, &[1, 2]);
 //! assert_eq!(runs[0].as_ref().unwrap().weights(), fit.weights());
 //!
-//! // Baselines, through the same contract.
-//! let baselines: Vec<Box<dyn DynClusterer>> = vec![
-//!     Box::new(MkkmParams::new()),
-//!     Box::new(MkkmMirParams::new().lambda(0.5)),
-//!     Box::new(AvgParams::new()),
-//! ];
-//! for m in &baselines {
-//!     assert_eq!(m.fit_dyn(&data, 3, 1)?.labels.len(), n);
-//! }
+//! // The Avg-KKM baseline, through the same contract.
+//! let avg: Box<dyn DynClusterer> = Box::new(AvgParams::new());
+//! assert_eq!(avg.fit_dyn(&data, 3, 1)?.labels.len(), n);
 //! # Ok::<(), mkc_core::Error>(())
 //! ```
 
 #![forbid(unsafe_code)]
 
-mod alternation;
 mod avg;
 pub mod gradient;
-pub mod labels;
 pub mod line_search;
-mod mkkm;
-pub mod mkkm_mir;
-pub mod objective;
 mod oracle;
 mod params;
-pub mod preprocess;
 pub mod reduced_gradient;
-mod restarts;
 mod simplemkkm;
 mod subspace;
 mod update;
 
 pub use avg::{AvgFit, AvgKkm, AvgKkmDiagnostics};
-pub use labels::{labels_from_h, labels_from_h_with, row_normalised, LabelOptions};
 pub use line_search::{
     Armijo, ArmijoCondition, BracketWidth, GoldenSection, LineSearchResult, Termination,
 };
-pub use mkkm::{closed_form_weights, Mkkm, MkkmDiagnostics, MkkmFit};
-pub use mkkm_mir::{MkkmMir, MkkmMirDiagnostics, MkkmMirFit};
-pub use objective::{EvalStats, Evaluation, Objective};
+pub use mkc_mkkm::labels::{self, labels_from_h, labels_from_h_with, row_normalised, LabelOptions};
+pub use mkc_mkkm::objective::{self, EvalStats, Evaluation, Objective};
+pub use mkc_mkkm::params::default_eigen_options;
+pub use mkc_mkkm::preprocess::{self, Preprocessing};
 pub use oracle::Solver;
-pub use params::{
-    default_eigen_options, AvgParams, LineSearch, MkkmMirParams, MkkmParams, SimpleMkkmParams,
-};
-pub use preprocess::Preprocessing;
+pub use params::{AvgParams, LineSearch, SimpleMkkmParams};
 pub use simplemkkm::{SimpleMkkm, SimpleMkkmDiagnostics, SimpleMkkmFit, MIN_DELTA_MAX};
 
 /// The method API and this crate's methods: `use mkc_simplemkkm::prelude::*;`.
 pub mod prelude {
-    pub use crate::{AvgParams, MkkmMirParams, MkkmParams, SimpleMkkmParams};
+    pub use crate::{AvgParams, SimpleMkkmParams};
     pub use mkc_core::prelude::*;
 }

@@ -19,7 +19,7 @@ use crate::oracle::{Oracle, OracleStats};
 use crate::params::{LineSearch, SimpleMkkmParams};
 use crate::preprocess::Prepared;
 use crate::reduced_gradient::kkt_residual;
-use crate::restarts;
+
 use crate::update::{update, Iterate};
 
 /// Smallest relative golden-section width used when refining a stalled line search
@@ -328,8 +328,8 @@ fn record_stats(diag: &mut SimpleMkkmDiagnostics, os: &OracleStats) {
     diag.dense_solves = stats.dense_solves;
 }
 
-restarts::relaxed_weights_fit!(SimpleMkkmFit, SimpleMkkmDiagnostics);
-restarts::clusterer_by_relaxation!(
+mkc_mkkm::relaxed_weights_fit!(SimpleMkkmFit, SimpleMkkmDiagnostics);
+mkc_mkkm::clusterer_by_relaxation!(
     SimpleMkkm,
     SimpleMkkmDiagnostics,
     "simplemkkm",

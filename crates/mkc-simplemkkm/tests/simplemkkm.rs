@@ -1,5 +1,6 @@
 //! Acceptance tests of SimpleMKKM (Algorithm 1, eqs. (4)–(9)).
 
+#[path = "../../mkc-mkkm/tests/common/mod.rs"]
 mod common;
 
 use common::gaussian_views;

@@ -92,12 +92,14 @@ pub mod prelude {
     pub use mkc_kmeans::prelude::*;
     #[cfg(feature = "lgmmc")]
     pub use mkc_lgmmc::prelude::*;
+    #[cfg(feature = "mkkm")]
+    pub use mkc_mkkm::prelude::*;
     #[cfg(feature = "rmkc")]
     pub use mkc_rmkc::prelude::*;
+    #[cfg(feature = "robust")]
+    pub use mkc_robust::prelude::*;
     #[cfg(feature = "scmk")]
     pub use mkc_scmk::prelude::*;
     #[cfg(feature = "simplemkkm")]
     pub use mkc_simplemkkm::prelude::*;
 }
-    #[cfg(feature = "robust")]
-    pub use mkc_robust::prelude::*;

@@ -73,6 +73,7 @@ mod itersvr;
 mod kkm;
 mod kmeans;
 mod lgmmc;
+mod mkkm;
 mod mvkkm;
 mod rmkc;
 mod sc;
@@ -92,9 +93,9 @@ pub fn all() -> Vec<&'static dyn Method> {
         &scmk::Scmk,
         &scmk::Scsk,
         &simplemkkm::SimpleMkkm,
-        &simplemkkm::Mkkm,
+        &mkkm::Mkkm,
         &simplemkkm::AvgKkmSpectral,
-        &simplemkkm::MkkmMir,
+        &mkkm::MkkmMir,
         &rmkc::Rmkc,
         &itersvr::IterSvr,
         &lgmmc::Lgmmc,

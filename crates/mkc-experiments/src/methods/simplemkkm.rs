@@ -1,50 +1,21 @@
-//! SimpleMKKM (Liu et al., ICML; `mkc-simplemkkm`) and its k-means-family baselines as
-//! the SimpleMKKM authors run them: MKKM (Huang et al., 2012), MKKM-MiR (Liu et al.,
-//! 2016) and Avg-KKM in the spectral form (top-k eigenvectors of the uniform kernel
+//! SimpleMKKM (Liu et al., ICML; `mkc-simplemkkm`) and its Avg-KKM baseline as the
+//! SimpleMKKM authors run it, in the spectral form (top-k eigenvectors of the uniform kernel
 //! average, then k-means on the row-normalised H). The kernel weights / H are
 //! deterministic: the methods' `fit_restarts` optimise once and only the final k-means
 //! (10 replicates of 100 iterations) depends on the seed; each run is charged an equal
-//! share of the optimisation time. The adapters only map parameters.
+//! share of the optimisation time. The adapters only map parameters. MKKM and MKKM-MiR
+//! are in `methods/mkkm.rs`, with the options the family shares.
 
+use super::mkkm::{labels_and_prep, with_labels, LABEL_PARAMS};
 use super::Method;
 use crate::params::{ParamKind, ParamSet, ParamSpec};
 use mkc_core::{DynClusterer, Result};
-use mkc_simplemkkm::{
-    Armijo, AvgParams, GoldenSection, LabelOptions, LineSearch, MkkmMirParams, MkkmParams,
-    Preprocessing, SimpleMkkmParams, Solver,
-};
+use mkc_simplemkkm::{Armijo, AvgParams, GoldenSection, LineSearch, SimpleMkkmParams, Solver};
 
 /// SimpleMKKM, Algorithm 1.
 pub struct SimpleMkkm;
-/// MKKM (Huang et al., 2012) as in the SimpleMKKM authors' baseline.
-pub struct Mkkm;
 /// Avg-KKM in the authors' spectral form.
 pub struct AvgKkmSpectral;
-/// MKKM-MiR (Liu et al., AAAI 2016), matrix-induced regularisation.
-pub struct MkkmMir;
-
-const LABEL_PARAMS: [ParamSpec; 3] = [
-    ParamSpec::new("preprocess", ParamKind::Bool, "true", "centre, then unit diagonal, every kernel first (authors' code; idempotent on kernels already normalised so)"),
-    ParamSpec::new("kmeans_replicates", ParamKind::Int, "10", "k-means replicates on the row-normalised H (authors: 10)"),
-    ParamSpec::new("kmeans_iter", ParamKind::Int, "100", "Lloyd iterations per replicate (authors: 100)"),
-];
-
-fn with_labels(own: &[ParamSpec]) -> Vec<ParamSpec> {
-    own.iter().cloned().chain(LABEL_PARAMS).collect()
-}
-
-fn labels_and_prep(p: &ParamSet) -> Result<(LabelOptions, Preprocessing)> {
-    let opts = LabelOptions {
-        n_init: p.usize("kmeans_replicates")?,
-        max_iter: p.usize("kmeans_iter")?,
-    };
-    let prep = if p.bool("preprocess")? {
-        Preprocessing::CenterUnitDiagonal
-    } else {
-        Preprocessing::None
-    };
-    Ok((opts, prep))
-}
 
 fn simplemkkm_params(p: &ParamSet) -> Result<SimpleMkkmParams> {
     let (labels, prep) = labels_and_prep(p)?;
@@ -65,15 +36,6 @@ fn simplemkkm_params(p: &ParamSet) -> Result<SimpleMkkmParams> {
         .max_iter(p.usize("max_iter")?)
         .step_cap(if cap.is_infinite() { None } else { Some(cap) })
         .line_search(ls)
-        .preprocessing(prep)
-        .labels(labels))
-}
-
-fn mkkm_params(p: &ParamSet) -> Result<MkkmParams> {
-    let (labels, prep) = labels_and_prep(p)?;
-    Ok(MkkmParams::new()
-        .tol(p.f64("tol")?)
-        .max_iter(p.usize("max_iter")?)
         .preprocessing(prep)
         .labels(labels))
 }
@@ -108,36 +70,6 @@ impl Method for SimpleMkkm {
     }
 }
 
-const MKKM_PARAMS: [ParamSpec; 2] = [
-    ParamSpec::new(
-        "tol",
-        ParamKind::Float,
-        "1e-4",
-        "stop at relative objective change < tol (authors' baseline)",
-    ),
-    ParamSpec::new(
-        "max_iter",
-        ParamKind::Int,
-        "50",
-        "iteration cap (authors' baseline)",
-    ),
-];
-
-impl Method for Mkkm {
-    fn name(&self) -> &'static str {
-        "mkkm"
-    }
-    fn about(&self) -> &'static str {
-        "MKKM (Huang et al. 2012): alternate relaxed kernel k-means and closed-form weights of Σ γ_p² K_p"
-    }
-    fn params(&self) -> Vec<ParamSpec> {
-        with_labels(&MKKM_PARAMS)
-    }
-    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
-        Ok(Box::new(mkkm_params(p)?))
-    }
-}
-
 impl Method for AvgKkmSpectral {
     fn name(&self) -> &'static str {
         "avg-kkm-spectral"
@@ -150,36 +82,5 @@ impl Method for AvgKkmSpectral {
     }
     fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
         Ok(Box::new(avg_params(p)?))
-    }
-}
-
-const MKKM_MIR_PARAMS: [ParamSpec; 3] = [
-    ParamSpec::new("lambda", ParamKind::Float, "1", "regularisation weight λ of (λ/2) γᵀMγ, M_pq = tr(K_p K_q) (the authors search 2^-15 … 2^10)"),
-    ParamSpec::new("tol", ParamKind::Float, "1e-6", "stop at relative objective change < tol after 3 iterations (authors)"),
-    ParamSpec::new("max_iter", ParamKind::Int, "100", "iteration cap (authors: none)"),
-];
-
-fn mkkm_mir_params(p: &ParamSet) -> Result<MkkmMirParams> {
-    let (labels, prep) = labels_and_prep(p)?;
-    Ok(MkkmMirParams::new()
-        .lambda(p.f64("lambda")?)
-        .tol(p.f64("tol")?)
-        .max_iter(p.usize("max_iter")?)
-        .preprocessing(prep)
-        .labels(labels))
-}
-
-impl Method for MkkmMir {
-    fn name(&self) -> &'static str {
-        "mkkm-mir"
-    }
-    fn about(&self) -> &'static str {
-        "MKKM-MiR (Liu et al. 2016): MKKM with the matrix-induced regulariser (λ/2) γᵀMγ, weights by a simplex QP"
-    }
-    fn params(&self) -> Vec<ParamSpec> {
-        with_labels(&MKKM_MIR_PARAMS)
-    }
-    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
-        Ok(Box::new(mkkm_mir_params(p)?))
     }
 }

@@ -182,7 +182,7 @@ impl<'a> Objective<'a> {
 
 /// J = the sum of the k largest eigenvalues (eq. (6)), or a typed error when it is not
 /// finite.
-pub(crate) fn sum_of_eigenvalues(values: &[f64]) -> Result<f64> {
+pub fn sum_of_eigenvalues(values: &[f64]) -> Result<f64> {
     let value: f64 = values.iter().sum();
     if !value.is_finite() {
         return Err(Error::numerical(

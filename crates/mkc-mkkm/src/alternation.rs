@@ -12,11 +12,10 @@ use faer::{Mat, MatRef};
 use mkc_core::{Error, Result};
 use mkc_linalg::eigen::EigenOptions;
 
-use crate::gradient;
 use crate::objective::Objective;
 
 /// What the alternation produced.
-pub(crate) struct Alternation {
+pub struct Alternation {
     /// γ after the last weight update.
     pub gamma: Vec<f64>,
     /// H of the last iteration (computed for the γ before the last update).
@@ -35,7 +34,7 @@ pub(crate) struct Alternation {
 }
 
 /// `tr K_p` of every kernel.
-pub(crate) fn traces(kernels: &[MatRef<'_, f64>]) -> Vec<f64> {
+pub fn traces(kernels: &[MatRef<'_, f64>]) -> Vec<f64> {
     kernels
         .iter()
         .map(|k| (0..k.nrows()).map(|i| k[(i, i)]).sum())
@@ -45,7 +44,7 @@ pub(crate) fn traces(kernels: &[MatRef<'_, f64>]) -> Vec<f64> {
 /// Run the alternation (see the module docs). `update(γ_t, b)` returns `γ_{t+1}` and
 /// the objective value recorded for iteration t; `stop(trace)` is the stopping rule,
 /// asked after every iteration.
-pub(crate) fn alternate(
+pub fn alternate(
     method: &str,
     views: &[MatRef<'_, f64>],
     n_clusters: usize,
@@ -64,7 +63,7 @@ pub(crate) fn alternate(
     let mut converged = false;
     while trace.len() < max_iter {
         let eval = obj.evaluate(&gamma, h.as_ref().map(|m| m.as_ref()))?;
-        let align = gradient::alignments(views, eval.h.as_ref())?;
+        let align = mkc_linalg::trace_quadratic_many(views, eval.h.as_ref())?;
         let b: Vec<f64> = tr.iter().zip(&align).map(|(t, a)| t - a).collect();
         let (next, value) = update(&gamma, &b)?;
         gamma = next;

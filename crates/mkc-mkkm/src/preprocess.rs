@@ -69,7 +69,7 @@ impl Preprocessing {
 
 /// Preprocessed kernels (or the caller's kernels when there is nothing to do: no copy),
 /// with the time preprocessing took.
-pub(crate) struct Prepared<'a> {
+pub struct Prepared<'a> {
     kernels: Kernels<'a>,
     /// Wall time of validation and preprocessing.
     pub time: Duration,
@@ -82,7 +82,7 @@ enum Kernels<'a> {
 
 impl<'a> Prepared<'a> {
     /// Validate, preprocess and check that no kernel is zero (the engines' way in).
-    pub(crate) fn new(kernels: &[MatRef<'a, f64>], prep: &Preprocessing) -> Result<Self> {
+    pub fn new(kernels: &[MatRef<'a, f64>], prep: &Preprocessing) -> Result<Self> {
         let t0 = Instant::now();
         validate::kernels("kernels", kernels)?;
         Self::finish(kernels, prep, t0)
@@ -90,7 +90,7 @@ impl<'a> Prepared<'a> {
 
     /// As [`Prepared::new`] for the kernels of a `KernelSet`, validated when the set was
     /// built: they are not read again to be checked.
-    pub(crate) fn trusted(kernels: &[MatRef<'a, f64>], prep: &Preprocessing) -> Result<Self> {
+    pub fn trusted(kernels: &[MatRef<'a, f64>], prep: &Preprocessing) -> Result<Self> {
         Self::finish(kernels, prep, Instant::now())
     }
 
@@ -111,7 +111,7 @@ impl<'a> Prepared<'a> {
         Ok(this)
     }
 
-    pub(crate) fn views(&self) -> Vec<MatRef<'_, f64>> {
+    pub fn views(&self) -> Vec<MatRef<'_, f64>> {
         match &self.kernels {
             Kernels::Borrowed(v) => v.clone(),
             Kernels::Owned(v) => v.iter().map(|m| m.as_ref()).collect(),
@@ -151,7 +151,7 @@ fn rename(e: Error, p: usize) -> Error {
 /// The same error with its subject `what` replaced by `what(old)`, for the variants
 /// that have one (`InvalidInput`, `NonFinite`, `NotSymmetric`, `Shape`); `None` for the
 /// others.
-pub(crate) fn with_what(e: &Error, what: impl Fn(&str) -> String) -> Option<Error> {
+pub fn with_what(e: &Error, what: impl Fn(&str) -> String) -> Option<Error> {
     Some(match e {
         Error::InvalidInput { what: w, reason } => Error::input(what(w), reason.clone()),
         Error::NonFinite {

@@ -1,4 +1,5 @@
-//! The contract's fit of the four methods of this crate, shared: a deterministic part
+//! The contract's fit shared by the methods of the family (and by SimpleMKKM and
+//! Avg-KKM in `mkc-simplemkkm`): a deterministic part
 //! (preprocessing, then the kernel weights and the relaxed partition matrix H) done once,
 //! then the seeded last step — k-means on the row-normalised H ([`crate::labels`]) —
 //! once per seed. This is how the authors' code scores every method of Table 2 (one
@@ -17,15 +18,23 @@ use crate::labels::{labels_from_h_with, LabelOptions};
 use crate::preprocess::with_what;
 
 /// The deterministic part of a fit: H (n x k) and everything of the result but the
-/// labels. The kernel weights of all four methods lie on the simplex.
-pub(crate) struct Relaxed<D> {
+/// labels.
+pub struct Relaxed<D> {
+    /// The relaxed partition matrix H (n x k) the labels are computed from.
     pub h: Mat<f64>,
+    /// The kernel weights reported, on `constraint`.
     pub weights: Vec<f64>,
+    /// The constraint the weights satisfy.
+    pub constraint: WeightConstraint,
+    /// The objective trace.
     pub objective: Vec<f64>,
+    /// Iterations made.
     pub iterations: usize,
+    /// Whether the method's stopping rule held.
     pub converged: bool,
     /// Timings of the shared phases ([`shared_timings`]).
     pub timings: Timings,
+    /// The method's diagnostics.
     pub diagnostics: D,
 }
 
@@ -33,10 +42,7 @@ impl<D: Diagnostics> Relaxed<D> {
     /// The result with `labels`.
     fn with_labels(&self, labels: Vec<usize>, n_clusters: usize) -> Clustering<D> {
         Clustering::new(labels, n_clusters, self.diagnostics.clone())
-            .with_weights(KernelWeights::new(
-                self.weights.clone(),
-                WeightConstraint::Simplex,
-            ))
+            .with_weights(KernelWeights::new(self.weights.clone(), self.constraint))
             .with_objective(self.objective.clone())
             .with_iterations(self.iterations, self.converged)
             .with_timings(self.timings.clone())
@@ -44,7 +50,7 @@ impl<D: Diagnostics> Relaxed<D> {
 }
 
 /// Timings of the shared phases: `"preprocess"` and the method's own phase.
-pub(crate) fn shared_timings(preprocess: Duration, phase: &'static str, time: Duration) -> Timings {
+pub fn shared_timings(preprocess: Duration, phase: &'static str, time: Duration) -> Timings {
     let mut t = Timings::default();
     t.add("preprocess", preprocess.as_secs_f64());
     t.add(phase, time.as_secs_f64());
@@ -56,7 +62,7 @@ pub(crate) fn shared_timings(preprocess: Duration, phase: &'static str, time: Du
 /// row-normalised H with each seed. Each run's timings get a `"kmeans"` phase and a wall
 /// time of its own k-means plus an equal share of the shared part. When the shared part
 /// fails, every seed gets its error.
-pub(crate) fn seeded<D: Diagnostics>(
+pub fn seeded<D: Diagnostics>(
     method: &str,
     data: &KernelSet<'_>,
     n_clusters: usize,
@@ -88,10 +94,7 @@ pub(crate) fn seeded<D: Diagnostics>(
 }
 
 /// The single run of [`seeded`] with one seed.
-pub(crate) fn single<D>(
-    mut runs: Vec<Result<Clustering<D>>>,
-    method: &str,
-) -> Result<Clustering<D>> {
+pub fn single<D>(mut runs: Vec<Result<Clustering<D>>>, method: &str) -> Result<Clustering<D>> {
     runs.pop()
         .unwrap_or_else(|| Err(Error::numerical(method, "no run was made")))
 }
@@ -131,6 +134,7 @@ fn same_error(e: &Error, method: &str) -> Error {
 /// seed; `fit_restarts` prepares the set's kernels (validated when the set was built),
 /// calls the method's `run(&Prepared, n_clusters)` once and its result's `relaxed()`,
 /// then [`seeded`]. `$name` is the registry name, `$method` the name in errors.
+#[macro_export]
 macro_rules! clusterer_by_relaxation {
     ($ty:ty, $diag:ty, $name:literal, $method:literal) => {
         impl mkc_core::Clusterer for $ty {
@@ -166,19 +170,24 @@ macro_rules! clusterer_by_relaxation {
         }
     };
 }
-pub(crate) use clusterer_by_relaxation;
 
 /// `relaxed()` for the result of a weight-learning method (fields `gamma`, `h`,
 /// `objective_trace`, `iterations`, and diagnostics with `converged`,
 /// `preprocessing_time`, `optimisation_time`): timings `"preprocess"` and `"weights"`.
+/// The weights lie on the simplex unless a [`WeightConstraint`] is given third.
+#[macro_export]
 macro_rules! relaxed_weights_fit {
     ($fit:ty, $diag:ty) => {
+        $crate::relaxed_weights_fit!($fit, $diag, mkc_core::WeightConstraint::Simplex);
+    };
+    ($fit:ty, $diag:ty, $constraint:expr) => {
         impl $fit {
             fn relaxed(self) -> $crate::restarts::Relaxed<$diag> {
                 let d = self.diagnostics;
                 $crate::restarts::Relaxed {
                     h: self.h,
                     weights: self.gamma,
+                    constraint: $constraint,
                     objective: self.objective_trace,
                     iterations: self.iterations,
                     converged: d.converged,
@@ -193,4 +202,3 @@ macro_rules! relaxed_weights_fit {
         }
     };
 }
-pub(crate) use relaxed_weights_fit;
