@@ -8,9 +8,11 @@ pub mod cpmmc;
 pub mod gmmc;
 
 pub use cpmmc::{Cpmmc, CpmmcDiagnostics, CpmmcInit, CpmmcParams, CpmmcPath, CpmmcStop};
+pub use gmmc::{Gmmc, GmmcDiagnostics, GmmcParams, GmmcPath};
 
 /// The method API and this crate's methods: `use mkc_mmc::prelude::*;`.
 pub mod prelude {
     pub use crate::cpmmc::{CpmmcInit, CpmmcParams, CpmmcPath};
+    pub use crate::gmmc::{GmmcParams, GmmcPath};
     pub use mkc_core::prelude::*;
 }

@@ -1,1 +1,0 @@
-//! gmmc (to be written).
