@@ -4,7 +4,7 @@
 //! the final composite kernel (Sect. 3.2).
 //!
 //! The algorithm is deterministic (greedy initialisation, no restarts): the seed of
-//! [`Clusterer::fit`] is ignored and [`Clusterer::fit_restarts`] fits once for all seeds.
+//! [`Clusterer::fit`](mkc_core::Clusterer::fit) is ignored and [`Clusterer::fit_restarts`](mkc_core::Clusterer::fit_restarts) fits once for all seeds.
 //!
 //! Choices made here (the paper is silent):
 //! * the objective compared in line 9 is `Ẽ(t)`, eq. (6) with the weights `w(t−1)` used to build
@@ -16,9 +16,7 @@
 //!   until the labels stop changing (or `inner_max_iter`).
 
 use faer::MatRef;
-use mkc_core::{
-    Clusterer, Clustering, Diagnostics, KernelSet, KernelWeights, Result, Timings, WeightConstraint,
-};
+use mkc_core::{Clustering, Diagnostics, KernelWeights, Result, Timings, WeightConstraint};
 
 use crate::composite::{self, Composite};
 use crate::inner::{self, MedoidStep};
@@ -26,7 +24,7 @@ use crate::params::GumklParams;
 use crate::weights;
 
 /// GUMKL with checked parameters (from [`GumklParams`] through
-/// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through [`Clusterer`].
+/// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through [`Clusterer`](mkc_core::Clusterer).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gumkl {
     pub(crate) p: GumklParams,
@@ -187,14 +185,8 @@ impl Gumkl {
     }
 }
 
-impl Clusterer for Gumkl {
-    type Diagnostics = GumklDiagnostics;
-    fn name(&self) -> &'static str {
-        "gumkl"
-    }
-    fn validate_params(&self) -> Result<()> {
-        Ok(())
-    }
+mkc_core::clusterer! {
+    Gumkl, "gumkl", GumklDiagnostics;
     /// Algorithm 1 on every kernel of the set (a multiple kernel method: kernels required,
     /// features unused), then the refinement when requested; the seed is ignored.
     ///
@@ -203,12 +195,7 @@ impl Clusterer for Gumkl {
     /// update of each iteration — the quantity of line 9 — the number of iterations and
     /// whether line 9's test was met. Phases: "composite" (eq. 4), "kmedoids" (eqs. 3, 2),
     /// "weights" (eqs. 6–8), "kmeans" (the refinement).
-    fn fit(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        _seed: u64,
-    ) -> Result<Clustering<GumklDiagnostics>> {
+    fn fit(&self, data, n_clusters, _seed) {
         let (kernels, mut comp) = Composite::for_set(data, "GUMKL", n_clusters)?;
         let mut t = Timings::default();
         let mut a = self.alternate(kernels, &mut comp, n_clusters, &mut t)?;
@@ -229,12 +216,7 @@ impl Clusterer for Gumkl {
             .with_timings(t))
     }
     /// Deterministic: one fit, copied for every seed ([`mkc_core::seed_free_restarts`]).
-    fn fit_restarts(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seeds: &[u64],
-    ) -> Vec<Result<Clustering<GumklDiagnostics>>> {
+    fn fit_restarts(&self, data, n_clusters, seeds) {
         mkc_core::seed_free_restarts(self, data, n_clusters, seeds)
     }
 }

@@ -22,8 +22,8 @@
 
 use faer::MatRef;
 use mkc_core::{
-    validate, Clusterer, Clustering, Diagnostics, Error, KernelSet, KernelWeights, ParamGuard,
-    Result, Timings, WeightConstraint,
+    validate, Clustering, Diagnostics, Error, KernelWeights, ParamGuard, Result, Timings,
+    WeightConstraint,
 };
 use mkc_kmeans::GlobalKernelKMeansParams;
 
@@ -36,7 +36,7 @@ use crate::weights;
 pub const INNER_TOL: f64 = 1e-4;
 
 /// MVKKM with checked parameters (from [`MvkkmParams`] through [`ParamGuard::check`]);
-/// fits through [`Clusterer`].
+/// fits through [`Clusterer`](mkc_core::Clusterer).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mvkkm {
     pub(crate) p: MvkkmParams,
@@ -106,14 +106,8 @@ impl Mvkkm {
     }
 }
 
-impl Clusterer for Mvkkm {
-    type Diagnostics = MvkkmDiagnostics;
-    fn name(&self) -> &'static str {
-        "mvkkm"
-    }
-    fn validate_params(&self) -> Result<()> {
-        Ok(())
-    }
+mkc_core::clusterer! {
+    Mvkkm, "mvkkm", MvkkmDiagnostics;
     /// MVKKM on every kernel of the set (a multiple kernel method: kernels required,
     /// features unused); the seed is ignored.
     ///
@@ -122,12 +116,7 @@ impl Clusterer for Mvkkm {
     /// kernel k-means step of each iteration, the number of iterations and whether the
     /// tolerance was met. Phases: "init" (global kernel k-means), "composite", "kmeans",
     /// "weights" (`D_v` and the weight update).
-    fn fit(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        _seed: u64,
-    ) -> Result<Clustering<MvkkmDiagnostics>> {
+    fn fit(&self, data, n_clusters, _seed) {
         let (kernels, mut comp) = Composite::for_set(data, "MVKKM", n_clusters)?;
         let (m, outer) = (n_clusters, &self.p.outer);
         let p = outer.p;
@@ -190,12 +179,7 @@ impl Clusterer for Mvkkm {
             .with_timings(t))
     }
     /// Deterministic: one fit, copied for every seed ([`mkc_core::seed_free_restarts`]).
-    fn fit_restarts(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seeds: &[u64],
-    ) -> Vec<Result<Clustering<MvkkmDiagnostics>>> {
+    fn fit_restarts(&self, data, n_clusters, seeds) {
         mkc_core::seed_free_restarts(self, data, n_clusters, seeds)
     }
 }

@@ -1,4 +1,4 @@
-//! LG-MMC through the workspace's method API: [`Lgmmc`] is the [`Clusterer`] "lgmmc".
+//! LG-MMC through the workspace's method API: [`Lgmmc`] is the [`Clusterer`](mkc_core::Clusterer) "lgmmc".
 
 use crate::cutting_plane::{LgmmcFit, StopReason};
 use crate::features::{kernel_features, kernel_sqrt_features};
@@ -6,7 +6,7 @@ use crate::kernel_path::KernelSolver;
 use crate::linear_path::LinearSolver;
 use crate::params::{FeatureMap, Lgmmc, LgmmcParams, LgmmcPath};
 use faer::{Mat, MatRef};
-use mkc_core::{check_binary, Clusterer, Clustering, Diagnostics, KernelSet, Result, Timings};
+use mkc_core::{check_binary, Clustering, Diagnostics, KernelSet, Result, Timings};
 use mkc_svm::CheckedKernel;
 
 /// What an LG-MMC fit learned besides the labels, and how it got there.
@@ -74,14 +74,8 @@ impl Diagnostics for LgmmcDiagnostics {
     }
 }
 
-impl Clusterer for Lgmmc {
-    type Diagnostics = LgmmcDiagnostics;
-    fn name(&self) -> &'static str {
-        "lgmmc"
-    }
-    fn validate_params(&self) -> Result<()> {
-        Ok(())
-    }
+mkc_core::clusterer! {
+    Lgmmc, "lgmmc", LgmmcDiagnostics;
     /// Algorithm 1 on the set's kernel (or the mean of its kernels), or on the linear
     /// kernel of its features ([`LgmmcParams::path`]); two clusters only, labels 0/1.
     /// The objective trace is J of eq. (7) after every round (minimised, non-increasing);
@@ -90,12 +84,7 @@ impl Clusterer for Lgmmc {
     /// sweeps and starts the kernel path's eigensolver (n > 600); the result is the same
     /// for any number of threads. Phases: "features" (eq. 13's features, or the linear
     /// solver's data), "violated" (eqs. 13–15), "mkl" (α- and μ-steps), "labels".
-    fn fit(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seed: u64,
-    ) -> Result<Clustering<LgmmcDiagnostics>> {
+    fn fit(&self, data, n_clusters, seed) {
         check_binary("LG-MMC", data, n_clusters)?;
         let t0 = std::time::Instant::now();
         let mut timings = Timings::default();

@@ -43,10 +43,9 @@
 use crate::signs::{clusters, signs};
 use faer::MatRef;
 use mkc_core::{
-    check_binary, Clusterer, Clustering, Diagnostics, Error, KernelSet, ParamGuard, Result, Timings,
+    check_binary, Clustering, Diagnostics, Error, KernelSet, ParamGuard, Result, Timings,
 };
 use mkc_svm::{CheckedKernel, EpsSvr, EpsSvrParams};
-use rayon::prelude::*;
 use std::time::Instant;
 
 /// Unchecked iterSVR hyperparameters (builder): `IterSvrParams::new().c(10.0)`.
@@ -243,12 +242,12 @@ pub fn relabel(f: &[f64], lo: usize, hi: usize) -> Result<Vec<f64>> {
 
 impl IterSvr {
     /// Run from given labels (`labels0`, cluster indices 0/1, both present; cluster 1
-    /// is the SVR target +1) instead of the kernel k-means start of [`Clusterer::fit`]:
+    /// is the SVR target +1) instead of the kernel k-means start of [`Clusterer::fit`](mkc_core::Clusterer::fit):
     /// for studying the fixed point reached from a known start. The targets are used as
     /// given; the balance bound applies from the first relabelling on.
     ///
     /// # Errors
-    /// The errors of [`Clusterer::fit`], and [`Error::Shape`] / [`Error::InvalidInput`]
+    /// The errors of [`Clusterer::fit`](mkc_core::Clusterer::fit), and [`Error::Shape`] / [`Error::InvalidInput`]
     /// for `labels0` of the wrong length, with a value other than 0/1, or with one
     /// cluster only.
     pub fn fit_from(
@@ -374,21 +373,10 @@ impl Alternation {
     }
 }
 
-impl Clusterer for IterSvr {
-    type Diagnostics = IterSvrDiagnostics;
-    fn name(&self) -> &'static str {
-        "itersvr"
-    }
-    fn validate_params(&self) -> Result<()> {
-        Ok(())
-    }
+mkc_core::clusterer! {
+    IterSvr, "itersvr", IterSvrDiagnostics;
     /// See [`IterSvr`]: the kernel k-means start, then the alternation.
-    fn fit(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seed: u64,
-    ) -> Result<Clustering<IterSvrDiagnostics>> {
+    fn fit(&self, data, n_clusters, seed) {
         let t0 = Instant::now();
         check_binary("itersvr", data, n_clusters)?;
         let k = data.one_kernel("itersvr")?;
@@ -396,34 +384,8 @@ impl Clusterer for IterSvr {
     }
     /// The kernel (or the mean of the kernels) is formed once and shared by the
     /// restarts; each run's wall time includes an equal share of forming it.
-    fn fit_restarts(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seeds: &[u64],
-    ) -> Vec<Result<Clustering<IterSvrDiagnostics>>> {
-        let t0 = Instant::now();
-        let shared =
-            check_binary("itersvr", data, n_clusters).and_then(|()| data.one_kernel("itersvr"));
-        let k = match shared {
-            Ok(k) => k,
-            Err(_) => {
-                return seeds
-                    .iter()
-                    .map(|&s| self.fit(data, n_clusters, s))
-                    .collect()
-            }
-        };
-        let share = t0.elapsed().as_secs_f64() / seeds.len().max(1) as f64;
-        seeds
-            .par_iter()
-            .map(|&s| {
-                let mut fit = self.fit_kernel(k.as_mat(), s, Instant::now())?;
-                let own = fit.timings.wall();
-                fit.timings.set_wall(own + share);
-                Ok(fit)
-            })
-            .collect()
+    fn fit_restarts(&self, data, n_clusters, seeds) {
+        mkc_core::one_kernel_restarts(self, data, n_clusters, seeds)
     }
 }
 

@@ -16,42 +16,27 @@ use crate::signs::{clusters, signs};
 use crate::theta_step::theta_step;
 use crate::variance::Variance;
 use faer::{Mat, MatRef};
-use mkc_core::{
-    check_binary, Clusterer, Clustering, Diagnostics, Error, KernelSet, KernelWeights, Result,
-    Timings,
-};
+use mkc_core::{check_binary, Clustering, Error, KernelSet, KernelWeights, Result, Timings};
 use mkc_svm::CheckedKernel;
 use std::time::Instant;
 
-/// Diagnostics of one RMKC run ([`Clustering::diagnostics`]). Each "solve" is one SMO
-/// solve of the SVM of eq. (10); the seconds of each part are the result's timings
-/// phases `"init"` (K̃(θ⁽⁰⁾), pair draws and splits), `"theta"` (the first evaluation,
-/// gradients, K̃ rebuilds, Armijo trials) and `"labels"` (Algorithm 2).
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct RmkcDiagnostics {
-    /// J(θ, y) at the end (eq. 11; also the last entry of the objective trace).
-    pub objective: f64,
-    /// E(θ, y) at the end (eq. 7).
-    pub variance: f64,
-    /// Solves of the initialisation (one per distinct pair split); 0 for
-    /// [`Rmkc::fit_from`].
-    pub init_solves: usize,
-    /// Solves of the θ steps (Armijo trials, plus the first evaluation).
-    pub theta_solves: usize,
-    /// Solves of the label steps (candidates of Algorithm 2).
-    pub label_solves: usize,
-}
-
-impl Diagnostics for RmkcDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
-        vec![
-            ("objective".into(), self.objective),
-            ("variance".into(), self.variance),
-            ("init_solves".into(), self.init_solves as f64),
-            ("theta_solves".into(), self.theta_solves as f64),
-            ("label_solves".into(), self.label_solves as f64),
-        ]
+mkc_core::diagnostics! {
+    /// Diagnostics of one RMKC run ([`Clustering::diagnostics`]). Each "solve" is one SMO
+    /// solve of the SVM of eq. (10); the seconds of each part are the result's timings
+    /// phases `"init"` (K̃(θ⁽⁰⁾), pair draws and splits), `"theta"` (the first evaluation,
+    /// gradients, K̃ rebuilds, Armijo trials) and `"labels"` (Algorithm 2).
+    pub struct RmkcDiagnostics {
+        /// J(θ, y) at the end (eq. 11; also the last entry of the objective trace).
+        objective: f64,
+        /// E(θ, y) at the end (eq. 7).
+        variance: f64,
+        /// Solves of the initialisation (one per distinct pair split); 0 for
+        /// [`Rmkc::fit_from`].
+        init_solves: usize,
+        /// Solves of the θ steps (Armijo trials, plus the first evaluation).
+        theta_solves: usize,
+        /// Solves of the label steps (candidates of Algorithm 2).
+        label_solves: usize,
     }
 }
 
@@ -66,11 +51,11 @@ impl Rmkc {
     /// Run RMKC from given θ⁽⁰⁾ (one weight per kernel, ≥ 0, not all 0, used as given:
     /// it is not projected onto the norm's set) and labels y⁽⁰⁾ (`labels0`, cluster
     /// indices 0/1, both present, within the balance bound), instead of the uniform θ
-    /// and the seeded pair splits of [`Clusterer::fit`]. For studying the local optimum
+    /// and the seeded pair splits of [`Clusterer::fit`](mkc_core::Clusterer::fit). For studying the local optimum
     /// reached from a known start (e.g. the true classes), or continuing a run.
     ///
     /// # Errors
-    /// The errors of [`Clusterer::fit`], and [`Error::Shape`] / [`Error::InvalidInput`] /
+    /// The errors of [`Clusterer::fit`](mkc_core::Clusterer::fit), and [`Error::Shape`] / [`Error::InvalidInput`] /
     /// [`Error::NonFinite`] for a `theta0` or `labels0` of the wrong length or value.
     pub fn fit_from(
         &self,
@@ -185,21 +170,10 @@ fn check_theta0(theta0: &[f64], n_kernels: usize) -> Result<()> {
     Ok(())
 }
 
-impl Clusterer for Rmkc {
-    type Diagnostics = RmkcDiagnostics;
-    fn name(&self) -> &'static str {
-        "rmkc"
-    }
-    fn validate_params(&self) -> Result<()> {
-        Ok(())
-    }
+mkc_core::clusterer! {
+    Rmkc, "rmkc", RmkcDiagnostics;
     /// See [`Rmkc`]: θ⁽⁰⁾ uniform, the seeded pair splits, then Algorithm 1.
-    fn fit(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seed: u64,
-    ) -> Result<Clustering<RmkcDiagnostics>> {
+    fn fit(&self, data, n_clusters, seed) {
         let t0 = Instant::now();
         check_binary("rmkc", data, n_clusters)?;
         let kernels = data.require_kernels("rmkc")?;
