@@ -68,6 +68,7 @@ pub mod onkc;
 pub mod params;
 pub mod preprocess;
 pub mod restarts;
+pub mod simplex_qp;
 
 pub use lkam::{Lkam, LkamDiagnostics, LkamFit, LkamParams};
 pub use labels::{labels_from_h, labels_from_h_with, row_normalised, LabelOptions};

@@ -1,1 +1,0 @@
-//! lkam (to be written).

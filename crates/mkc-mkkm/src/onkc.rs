@@ -1,1 +1,0 @@
-//! onkc (to be written).

@@ -1,0 +1,130 @@
+//! ONKC's G-step: the optimal neighbourhood kernel for fixed H and γ,
+//!
+//! `G = argmin_{G ⪰ 0} tr(G (I − HHᵀ)) + (ρ/2) ‖G − K_γ‖²_F = Π_PSD(K_γ − (1/ρ)(I − HHᵀ))`,
+//!
+//! the projection onto the PSD cone (completing the square). As in the authors' code:
+//! symmetrise `A = K_γ − (1/ρ)(I − HHᵀ)`, full eigendecomposition, eigenvalues below
+//! machine epsilon (2.2e-16, not scaled to ‖A‖) set to 0, rebuild, symmetrise. The full
+//! decomposition (`mkc_linalg::eigen::sym_evd`, sequential, so the result does not depend
+//! on the thread count) is the cost of ONKC: O(n³) per iteration.
+//!
+//! Two things come for free from the decomposition: the next H-step, `H = the top-k
+//! eigenvectors of G`, is the eigenvectors of A with the k largest eigenvalues (G and A
+//! share eigenvectors; G's eigenvalues are A's clipped at 0), and the rebuild uses the
+//! smaller side of the spectrum: `G = Σ_{μ>ε} μ v vᵀ` when few eigenvalues are kept,
+//! `G = A − Σ_{μ≤ε} μ v vᵀ` when few are dropped (same matrix, half the work or less).
+
+use faer::linalg::matmul::matmul;
+use faer::{Accum, Mat, MatRef, Par};
+use mkc_core::{Error, Result};
+
+/// Eigenvalues of A at or below this are set to 0 (the authors' `eps`).
+pub const EIGEN_FLOOR: f64 = f64::EPSILON;
+
+/// The result of one G-step.
+#[derive(Clone, Debug)]
+pub struct Neighbourhood {
+    /// `G = Π_PSD(K_γ − (1/ρ)(I − HHᵀ))` (n x n, symmetric PSD).
+    pub g: Mat<f64>,
+    /// The top-k eigenvectors of G (n x k): the next H.
+    pub top: Mat<f64>,
+    /// The corresponding eigenvalues of G, descending (≥ 0).
+    pub top_values: Vec<f64>,
+    /// Number of eigenvalues of A kept (> [`EIGEN_FLOOR`]): the rank of G.
+    pub rank: usize,
+}
+
+/// `A = K_γ − (1/ρ)(I − HHᵀ)`, symmetrised (the matrix ONKC projects).
+pub fn shifted_kernel(k_gamma: MatRef<'_, f64>, h: MatRef<'_, f64>, rho: f64) -> Mat<f64> {
+    let n = k_gamma.nrows();
+    let mut a = k_gamma.to_owned();
+    matmul(
+        a.as_mut(),
+        Accum::Add,
+        h,
+        h.transpose(),
+        1.0 / rho,
+        Par::rayon(0),
+    );
+    for i in 0..n {
+        a[(i, i)] -= 1.0 / rho;
+    }
+    symmetrised(a)
+}
+
+/// `(A + Aᵀ)/2`.
+fn symmetrised(a: Mat<f64>) -> Mat<f64> {
+    let n = a.nrows();
+    Mat::from_fn(n, n, |i, j| 0.5 * (a[(i, j)] + a[(j, i)]))
+}
+
+/// The G-step for `k` clusters (module docs). Errors: a non-finite A (e.g. from a
+/// non-finite ρ scale) or a failed decomposition.
+pub fn neighbourhood_kernel(
+    k_gamma: MatRef<'_, f64>,
+    h: MatRef<'_, f64>,
+    rho: f64,
+    k: usize,
+) -> Result<Neighbourhood> {
+    let a = shifted_kernel(k_gamma, h, rho);
+    project_psd(a, k)
+}
+
+/// `Π_PSD(A)` of a symmetric A, with its top-k eigenvectors (module docs).
+pub fn project_psd(a: Mat<f64>, k: usize) -> Result<Neighbourhood> {
+    let n = a.nrows();
+    if k == 0 || k > n {
+        return Err(Error::input(
+            "ONKC",
+            format!("cannot take {k} eigenvectors of an {n} x {n} matrix"),
+        ));
+    }
+    // ascending eigenvalues, eigenvectors as columns
+    let (values, vectors) = mkc_linalg::eigen::sym_evd(a.as_ref())?;
+    let first_kept = values.iter().position(|&v| v > EIGEN_FLOOR).unwrap_or(n);
+    let rank = n - first_kept;
+    let g = if rank <= first_kept {
+        low_rank(vectors.as_ref(), &values, first_kept..n, None)
+    } else {
+        low_rank(vectors.as_ref(), &values, 0..first_kept, Some(a))
+    };
+    let order: Vec<usize> = (0..k).map(|t| n - 1 - t).collect();
+    let top = Mat::from_fn(n, k, |i, c| vectors[(i, order[c])]);
+    let top_values = order.iter().map(|&i| values[i].max(0.0)).collect();
+    Ok(Neighbourhood {
+        g: symmetrised(g),
+        top,
+        top_values,
+        rank,
+    })
+}
+
+/// `base + s Σ_{i ∈ range} μ_i v_i v_iᵀ` with s = +1 without a base (the kept part) and
+/// s = −1 with one (A minus the dropped part).
+fn low_rank(
+    v: MatRef<'_, f64>,
+    values: &[f64],
+    range: std::ops::Range<usize>,
+    base: Option<Mat<f64>>,
+) -> Mat<f64> {
+    let n = v.nrows();
+    let cols = v.subcols(range.start, range.len());
+    let scaled = Mat::from_fn(n, range.len(), |i, c| {
+        cols[(i, c)] * values[range.start + c]
+    });
+    let (mut out, alpha) = match base {
+        Some(a) => (a, -1.0),
+        None => (Mat::zeros(n, n), 1.0),
+    };
+    if !range.is_empty() {
+        matmul(
+            out.as_mut(),
+            Accum::Add,
+            scaled.as_ref(),
+            cols.transpose(),
+            alpha,
+            Par::rayon(0),
+        );
+    }
+    out
+}

@@ -1,0 +1,105 @@
+//! ONKC and LKAM: the contract, typed errors, thread independence, parameters.
+
+mod common;
+
+use common::{gaussian_views, refs};
+use mkc_core::{Error, ParamGuard};
+use mkc_mkkm::prelude::*;
+
+/// ONKC and LKAM with default parameters (and LKAM at a small τ), as the registry holds
+/// them.
+fn methods() -> Vec<Box<dyn DynClusterer>> {
+    vec![
+        Box::new(OnkcParams::new()),
+        Box::new(OnkcParams::new().rho(2f64.powi(-7)).lambda(2f64.powi(7))),
+        Box::new(LkamParams::new()),
+        Box::new(LkamParams::new().tau(0.1).lambda(2f64.powi(-15))),
+    ]
+}
+
+#[test]
+fn every_method_keeps_the_contract_and_restarts_share_the_optimisation() {
+    common::check_contract(&methods(), 0.9);
+}
+
+#[test]
+fn every_method_rejects_bad_data_with_typed_errors() {
+    common::check_bad_data(&methods());
+}
+
+#[test]
+fn engines_validate_their_kernels() {
+    let onkc = OnkcParams::new().check().unwrap();
+    common::check_engine_validation("onkc", &|ks, k| onkc.fit_kernels(ks, k).map(|_| ()));
+    let lkam = LkamParams::new().check().unwrap();
+    common::check_engine_validation("lkam", &|ks, k| lkam.fit_kernels(ks, k).map(|_| ()));
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_threads() {
+    common::check_thread_independence(&methods());
+}
+
+#[test]
+fn every_bad_parameter_is_named() {
+    let named = |r: mkc_core::Result<()>| match r {
+        Err(Error::InvalidParam { name, .. }) => name,
+        other => panic!("not InvalidParam: {other:?}"),
+    };
+    let o = OnkcParams::new;
+    let l = LkamParams::new;
+    let cases = [
+        (o().rho(0.0).validate_params(), "rho"),
+        (o().rho(f64::INFINITY).validate_params(), "rho"),
+        (o().lambda(-1.0).validate_params(), "lambda"),
+        (o().lambda(f64::NAN).validate_params(), "lambda"),
+        (o().tol(0.0).validate_params(), "tol"),
+        (o().max_iter(0).validate_params(), "max_iter"),
+        (o().zero_weight(0.5).validate_params(), "zero_weight"),
+        (l().lambda(-1.0).validate_params(), "lambda"),
+        (l().tau(0.0).validate_params(), "tau"),
+        (l().tau(1.0).validate_params(), "tau"),
+        (l().tau(f64::NAN).validate_params(), "tau"),
+        (l().tol(-1.0).validate_params(), "tol"),
+        (l().max_iter(0).validate_params(), "max_iter"),
+        (l().zero_weight(-0.1).validate_params(), "zero_weight"),
+    ];
+    for (i, (r, name)) in cases.into_iter().enumerate() {
+        assert_eq!(named(r), name, "case {i}");
+    }
+    assert_eq!(Clusterer::name(&OnkcParams::new()), "onkc");
+    assert_eq!(Clusterer::name(&LkamParams::new()), "lkam");
+    // τ too small for n is caught at fit time, naming tau
+    let (ks, _) = gaussian_views(20, 2, &[0.5, 1.0]);
+    let data = KernelSet::new(&ks).unwrap();
+    match LkamParams::new().tau(0.01).fit(&data, 2, 0) {
+        Err(Error::InvalidParam { name, .. }) => assert_eq!(name, "tau"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn contract_fit_equals_the_engine_and_the_labels_of_its_h() {
+    let (ks, _) = gaussian_views(50, 3, &[0.5, 2.0, 4.0]);
+    let data = KernelSet::new(&ks).unwrap();
+    let views = refs(&ks);
+    let onkc = OnkcParams::new().rho(0.5).check().unwrap();
+    let e = onkc.fit_kernels(&views, 3).unwrap();
+    let fit = onkc.fit(&data, 3, 9).unwrap();
+    assert_eq!(fit.weights().unwrap(), &e.gamma[..]);
+    assert_eq!(fit.objective, e.objective_trace);
+    assert_eq!(
+        fit.labels,
+        mkc_mkkm::labels_from_h(e.h.as_ref(), 3, 9).unwrap()
+    );
+    let lkam = LkamParams::new().tau(0.2).check().unwrap();
+    let e = lkam.fit_kernels(&views, 3).unwrap();
+    let fit = lkam.fit(&data, 3, 9).unwrap();
+    assert_eq!(fit.weights().unwrap(), &e.gamma[..]);
+    assert_eq!(fit.objective, e.objective_trace);
+    assert_eq!(
+        fit.labels,
+        mkc_mkkm::labels_from_h(e.h.as_ref(), 3, 9).unwrap()
+    );
+    assert_eq!(fit.iterations, e.iterations);
+}
