@@ -6,45 +6,18 @@
 //! {1e-2, …, 1e2}, 30 runs. The bound is the parameter `ell` (a fraction of N), not
 //! `balance` as for RMKC, so that a table's per-row `ell` leaves RMKC's ℓ = 0.5N alone.
 
-use super::{KernelUse, Method};
+use super::KernelUse;
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{DynClusterer, Result};
+use mkc_core::Result;
 use mkc_rmkc::IterSvrParams;
 
-/// iterSVR, single kernel.
-pub struct IterSvr;
-
+#[rustfmt::skip]
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new(
-        "C",
-        ParamKind::Float,
-        "1",
-        "SVR box constraint C > 0 (RMKC paper: best of 1e-2, …, 1e2)",
-    ),
-    ParamSpec::new(
-        "epsilon",
-        ParamKind::Float,
-        "0",
-        "SVR tube width ε ≥ 0 (0 = the Laplacian loss of Zhang et al.)",
-    ),
-    ParamSpec::new(
-        "ell",
-        ParamKind::Float,
-        "0.03",
-        "balance bound ℓ as a fraction of N (RMKC paper: 0.03 balanced, 0.3 unbalanced data)",
-    ),
-    ParamSpec::new(
-        "max_iter",
-        ParamKind::Int,
-        "50",
-        "cap on the SVR / relabelling iterations",
-    ),
-    ParamSpec::new(
-        "svm_tol",
-        ParamKind::Float,
-        "1e-3",
-        "KKT tolerance of every SVR solve (LIBSVM's default)",
-    ),
+    ParamSpec::new("C", ParamKind::Float, "1", "SVR box constraint C > 0 (RMKC paper: best of 1e-2, …, 1e2)"),
+    ParamSpec::new("epsilon", ParamKind::Float, "0", "SVR tube width ε ≥ 0 (0 = the Laplacian loss of Zhang et al.)"),
+    ParamSpec::new("ell", ParamKind::Float, "0.03", "balance bound ℓ as a fraction of N (RMKC paper: 0.03 balanced, 0.3 unbalanced data)"),
+    ParamSpec::new("max_iter", ParamKind::Int, "50", "cap on the SVR / relabelling iterations"),
+    ParamSpec::new("svm_tol", ParamKind::Float, "1e-3", "KKT tolerance of every SVR solve (LIBSVM's default)"),
 ];
 
 fn params(p: &ParamSet) -> Result<IterSvrParams> {
@@ -56,20 +29,11 @@ fn params(p: &ParamSet) -> Result<IterSvrParams> {
         .svm_tol(p.f64("svm_tol")?))
 }
 
-impl Method for IterSvr {
-    fn name(&self) -> &'static str {
-        "itersvr"
-    }
-    fn about(&self) -> &'static str {
-        "iterSVR: alternating ε-SVR and balanced relabelling from kernel k-means, two clusters (Zhang, Tsang & Kwok 2007)"
-    }
-    fn params(&self) -> Vec<ParamSpec> {
-        PARAMS.to_vec()
-    }
-    fn kernels(&self) -> KernelUse {
-        KernelUse::Single
-    }
-    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
-        Ok(Box::new(params(p)?))
-    }
+adapter! {
+    /// iterSVR, single kernel.
+    IterSvr, "itersvr",
+    "iterSVR: alternating ε-SVR and balanced relabelling from kernel k-means, two clusters (Zhang, Tsang & Kwok 2007)",
+    PARAMS,
+    kernels = KernelUse::Single,
+    |p| params(p)?
 }

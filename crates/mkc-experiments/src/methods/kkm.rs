@@ -5,27 +5,15 @@
 //! (mkc-kmeans' `KernelInit::PlusPlus`; the papers say "randomly picked initial centres",
 //! k-means++ is the randomised seeding every later kernel k-means uses).
 
-use super::{KernelUse, Method};
+use super::KernelUse;
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{DynClusterer, Result};
+use mkc_core::Result;
 use mkc_kmeans::KernelKMeansParams;
 
-/// Kernel k-means (`mkc-kmeans`), single kernel.
-pub struct Kkm;
-
+#[rustfmt::skip]
 pub(crate) const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new(
-        "n_init",
-        ParamKind::Int,
-        "1",
-        "initialisations per run; the run keeps the lowest objective",
-    ),
-    ParamSpec::new(
-        "max_iter",
-        ParamKind::Int,
-        "100",
-        "iteration cap of each initialisation",
-    ),
+    ParamSpec::new("n_init", ParamKind::Int, "1", "initialisations per run; the run keeps the lowest objective"),
+    ParamSpec::new("max_iter", ParamKind::Int, "100", "iteration cap of each initialisation"),
 ];
 
 /// Kernel k-means parameters from a parameter set.
@@ -35,20 +23,11 @@ pub(crate) fn params(p: &ParamSet) -> Result<KernelKMeansParams> {
         .max_iter(p.usize("max_iter")?))
 }
 
-impl Method for Kkm {
-    fn name(&self) -> &'static str {
-        "kkm"
-    }
-    fn about(&self) -> &'static str {
-        "kernel k-means on each kernel separately (single-kernel baseline)"
-    }
-    fn params(&self) -> Vec<ParamSpec> {
-        PARAMS.to_vec()
-    }
-    fn kernels(&self) -> KernelUse {
-        KernelUse::Single
-    }
-    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
-        Ok(Box::new(params(p)?))
-    }
+adapter! {
+    /// Kernel k-means (`mkc-kmeans`), single kernel.
+    Kkm, "kkm",
+    "kernel k-means on each kernel separately (single-kernel baseline)",
+    PARAMS,
+    kernels = KernelUse::Single,
+    |p| params(p)?
 }

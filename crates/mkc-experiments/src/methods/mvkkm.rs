@@ -2,14 +2,11 @@
 //! ∝ D_v^(−1/(p−1)), started from global kernel k-means on the uniform combination.
 //! Deterministic, so the seed is ignored and restarts are copies of one fit.
 
-use super::Method;
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{DynClusterer, Result};
+use mkc_core::Result;
 use mkc_gumkl::{MvkkmInit, MvkkmParams};
 
-/// MVKKM.
-pub struct Mvkkm;
-
+#[rustfmt::skip]
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("p", ParamKind::Float, "3", "exponent of Σ w_v^p K_v, ≥ 1; 1 = one view, inf = uniform sum (no default in the authors' code)"),
     ParamSpec::new("init", ParamKind::Choice(&["global", "fast-global"]), "global", "initial partition: global kernel k-means (authors' code) or its fast variant"),
@@ -32,17 +29,10 @@ fn params(p: &ParamSet) -> Result<MvkkmParams> {
         .weight_floor(p.f64("weight_floor")?))
 }
 
-impl Method for Mvkkm {
-    fn name(&self) -> &'static str {
-        "mvkkm"
-    }
-    fn about(&self) -> &'static str {
-        "MVKKM: multi-view kernel k-means with closed-form view weights (Tzortzis & Likas)"
-    }
-    fn params(&self) -> Vec<ParamSpec> {
-        PARAMS.to_vec()
-    }
-    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
-        Ok(Box::new(params(p)?))
-    }
+adapter! {
+    /// MVKKM.
+    Mvkkm, "mvkkm",
+    "MVKKM: multi-view kernel k-means with closed-form view weights (Tzortzis & Likas)",
+    PARAMS,
+    |p| params(p)?
 }

@@ -5,57 +5,19 @@
 //! the solve counts (`init_solves`, `theta_solves`, `label_solves`) and the final J and E
 //! as diagnostics, and the seconds of the phases `init`, `theta` and `labels`.
 
-use super::Method;
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{DynClusterer, Result};
+use mkc_core::Result;
 use mkc_rmkc::{Balance, Norm, RmkcParams};
 
-/// RMKC.
-pub struct Rmkc;
-
+#[rustfmt::skip]
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new(
-        "C",
-        ParamKind::Float,
-        "1",
-        "SVM regulariser C > 0 (paper: best of 1e-2, 1e-1, 1, 10, 100 per dataset)",
-    ),
-    ParamSpec::new(
-        "L",
-        ParamKind::Int,
-        "30",
-        "candidate label vectors per phase of Algorithm 2 (paper: 30)",
-    ),
-    ParamSpec::new(
-        "balance",
-        ParamKind::Float,
-        "0.5",
-        "balance bound ℓ as a fraction of N, |Σy| ≤ ℓ (paper: 0.5; Corel 0.2)",
-    ),
-    ParamSpec::new(
-        "p",
-        ParamKind::Choice(&["none", "1", "2"]),
-        "1",
-        "norm constraint on θ: ‖θ‖_p^p = 1, or none (paper: 1-norm in Tables 2–4)",
-    ),
-    ParamSpec::new(
-        "init_pairs",
-        ParamKind::Float,
-        "0.25",
-        "initial pairs as a fraction of N (paper: 'usually 0.25N')",
-    ),
-    ParamSpec::new(
-        "svm_tol",
-        ParamKind::Float,
-        "1e-3",
-        "KKT tolerance of every SVM solve (LIBSVM's default)",
-    ),
-    ParamSpec::new(
-        "max_iter",
-        ParamKind::Int,
-        "100",
-        "cap on the outer iterations of Algorithm 1",
-    ),
+    ParamSpec::new("C", ParamKind::Float, "1", "SVM regulariser C > 0 (paper: best of 1e-2, 1e-1, 1, 10, 100 per dataset)"),
+    ParamSpec::new("L", ParamKind::Int, "30", "candidate label vectors per phase of Algorithm 2 (paper: 30)"),
+    ParamSpec::new("balance", ParamKind::Float, "0.5", "balance bound ℓ as a fraction of N, |Σy| ≤ ℓ (paper: 0.5; Corel 0.2)"),
+    ParamSpec::new("p", ParamKind::Choice(&["none", "1", "2"]), "1", "norm constraint on θ: ‖θ‖_p^p = 1, or none (paper: 1-norm in Tables 2–4)"),
+    ParamSpec::new("init_pairs", ParamKind::Float, "0.25", "initial pairs as a fraction of N (paper: 'usually 0.25N')"),
+    ParamSpec::new("svm_tol", ParamKind::Float, "1e-3", "KKT tolerance of every SVM solve (LIBSVM's default)"),
+    ParamSpec::new("max_iter", ParamKind::Int, "100", "cap on the outer iterations of Algorithm 1"),
 ];
 
 fn params(p: &ParamSet) -> Result<RmkcParams> {
@@ -74,17 +36,10 @@ fn params(p: &ParamSet) -> Result<RmkcParams> {
         .max_iter(p.usize("max_iter")?))
 }
 
-impl Method for Rmkc {
-    fn name(&self) -> &'static str {
-        "rmkc"
-    }
-    fn about(&self) -> &'static str {
-        "RMKC: ratio-based multiple kernel clustering, two clusters (Tzortzis & Likas)"
-    }
-    fn params(&self) -> Vec<ParamSpec> {
-        PARAMS.to_vec()
-    }
-    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
-        Ok(Box::new(params(p)?))
-    }
+adapter! {
+    /// RMKC.
+    Rmkc, "rmkc",
+    "RMKC: ratio-based multiple kernel clustering, two clusters (Tzortzis & Likas)",
+    PARAMS,
+    |p| params(p)?
 }
