@@ -32,12 +32,12 @@ use serde::Serialize;
 /// }
 /// ```
 ///
-/// An optional `kernels = KernelUse::Single,` after the parameter list marks a
+/// An optional `kernels = KernelUse::Single,` before the parameter list marks a
 /// single-kernel method.
 macro_rules! adapter {
     (
         $(#[$doc:meta])* $ty:ident, $name:literal, $about:literal,
-        $params:expr, $(kernels = $kernels:expr,)? |$p:ident| $build:expr $(,)?
+        $(kernels = $kernels:expr,)? $params:expr, |$p:ident| $build:expr $(,)?
     ) => {
         $(#[$doc])*
         pub struct $ty;
@@ -73,8 +73,10 @@ mod itersvr;
 mod kkm;
 mod kmeans;
 mod lgmmc;
+mod lkam;
 mod mkkm;
 mod mvkkm;
+mod onkc;
 mod rmkc;
 mod sc;
 mod scmk;
@@ -96,6 +98,8 @@ pub fn all() -> Vec<&'static dyn Method> {
         &mkkm::Mkkm,
         &simplemkkm::AvgKkmSpectral,
         &mkkm::MkkmMir,
+        &onkc::Onkc,
+        &lkam::Lkam,
         &rmkc::Rmkc,
         &itersvr::IterSvr,
         &lgmmc::Lgmmc,
