@@ -124,7 +124,11 @@ impl Cpmmc {
                 }
                 let next: Vec<f64> = f.iter().map(|v| v / norm).collect();
                 let fn_ = gram.apply(&next);
-                let change = fn_.iter().zip(&f).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+                let change = fn_
+                    .iter()
+                    .zip(&f)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f64::max);
                 beta = next;
                 f = fn_;
                 if change <= 1e-9 * norm {
@@ -216,7 +220,10 @@ impl Cpmmc {
         let mut prev = objective(pt);
         out.cccp_objective.push(prev);
         for _ in 0..p.cccp_max_iter {
-            let s: Vec<f64> = pt.f.iter().map(|v| if *v >= 0.0 { 1.0 } else { -1.0 }).collect();
+            let s: Vec<f64> =
+                pt.f.iter()
+                    .map(|v| if *v >= 0.0 { 1.0 } else { -1.0 })
+                    .collect();
             let data = timings.time("gram", || StepData::new(gram, cuts, &s));
             let step = timings.time("qp", || solve_step(&data, p.c, p.balance))?;
             out.qp_iterations += step.qp.iterations;

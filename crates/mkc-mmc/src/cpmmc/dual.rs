@@ -58,13 +58,17 @@ impl StepData {
     pub(crate) fn new(gram: &dyn Gram, cuts: &[Vec<bool>], s: &[f64]) -> Self {
         let n = s.len();
         let inv = 1.0 / n as f64;
-        let u = Mat::from_fn(n, cuts.len(), |i, j| {
-            if cuts[j][i] {
-                s[i] * inv
-            } else {
-                0.0
-            }
-        });
+        let u = Mat::from_fn(
+            n,
+            cuts.len(),
+            |i, j| {
+                if cuts[j][i] {
+                    s[i] * inv
+                } else {
+                    0.0
+                }
+            },
+        );
         let c_bar = cuts
             .iter()
             .map(|c| c.iter().filter(|&&b| b).count() as f64 * inv)
@@ -76,10 +80,18 @@ impl StepData {
 
     /// The standard-form QP `(Q, q, A, b)` of the dual (minimised: the negated dual
     /// objective) in the variables `(λ₁ … λ_m, ν₁, ν₂, slack)`.
-    pub(crate) fn standard_form(&self, c: f64, kappa: f64) -> (Mat<f64>, Vec<f64>, Mat<f64>, Vec<f64>) {
+    pub(crate) fn standard_form(
+        &self,
+        c: f64,
+        kappa: f64,
+    ) -> (Mat<f64>, Vec<f64>, Mat<f64>, Vec<f64>) {
         let m = self.c_bar.len();
         let nv = m + 3;
-        let q = Mat::from_fn(nv, nv, |i, j| if i < m && j < m { self.h[(i, j)] } else { 0.0 });
+        let q = Mat::from_fn(
+            nv,
+            nv,
+            |i, j| if i < m && j < m { self.h[(i, j)] } else { 0.0 },
+        );
         let mut lin: Vec<f64> = self.c_bar.iter().map(|v| -v).collect();
         lin.extend([kappa, kappa, 0.0]);
         let a = Mat::from_fn(2, nv, |r, j| match (r, j) {
@@ -127,7 +139,12 @@ pub(crate) fn solve_step(data: &StepData, c: f64, kappa: f64) -> Result<StepSolu
         .map(|j| (0..m).map(|k| data.h[(j, k)] * lambda[k]).sum())
         .collect();
     let w_norm2 = dot(&lambda, &h_lambda).max(0.0);
-    let r: Vec<f64> = data.c_bar.iter().zip(&h_lambda).map(|(cb, hl)| cb - hl).collect();
+    let r: Vec<f64> = data
+        .c_bar
+        .iter()
+        .zip(&h_lambda)
+        .map(|(cb, hl)| cb - hl)
+        .collect();
     let (bias, xi) = best_bias(&r, &data.s_bar, kappa);
     let beta = (0..data.u.nrows())
         .map(|i| (0..m).map(|j| data.u[(i, j)] * lambda[j]).sum())

@@ -123,8 +123,7 @@ impl Cpmmc {
             CpmmcPath::Kernel => false,
             CpmmcPath::Auto => {
                 data.features().is_some()
-                    && (data.is_empty()
-                        || (data.len() == 1 && data.names()[0].ends_with("linear")))
+                    && (data.is_empty() || (data.len() == 1 && data.names()[0].ends_with("linear")))
             }
         }
     }

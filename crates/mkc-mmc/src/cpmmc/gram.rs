@@ -39,7 +39,14 @@ impl<'a> FeatureGram<'a> {
     /// `X̃ᵀU` (d × m).
     fn project(&self, u: MatRef<'_, f64>) -> Mat<f64> {
         let mut a = Mat::<f64>::zeros(self.x.ncols(), u.ncols());
-        matmul(a.as_mut(), Accum::Replace, self.x.transpose(), u, 1.0, Par::Seq);
+        matmul(
+            a.as_mut(),
+            Accum::Replace,
+            self.x.transpose(),
+            u,
+            1.0,
+            Par::Seq,
+        );
         let sums = Mat::from_fn(1, u.ncols(), |_, j| u.col(j).iter().sum::<f64>());
         matmul(
             a.as_mut(),
@@ -60,7 +67,14 @@ impl Gram for FeatureGram<'_> {
     fn gram(&self, u: MatRef<'_, f64>) -> Mat<f64> {
         let a = self.project(u);
         let mut h = Mat::<f64>::zeros(u.ncols(), u.ncols());
-        matmul(h.as_mut(), Accum::Replace, a.transpose(), a.as_ref(), 1.0, Par::Seq);
+        matmul(
+            h.as_mut(),
+            Accum::Replace,
+            a.transpose(),
+            a.as_ref(),
+            1.0,
+            Par::Seq,
+        );
         h
     }
     fn apply(&self, v: &[f64]) -> Vec<f64> {
@@ -68,7 +82,14 @@ impl Gram for FeatureGram<'_> {
         let a = self.project(vm.as_ref());
         let shift: f64 = (0..a.nrows()).map(|j| self.mean[(j, 0)] * a[(j, 0)]).sum();
         let mut f = Mat::<f64>::zeros(self.x.nrows(), 1);
-        matmul(f.as_mut(), Accum::Replace, self.x, a.as_ref(), 1.0, Par::Seq);
+        matmul(
+            f.as_mut(),
+            Accum::Replace,
+            self.x,
+            a.as_ref(),
+            1.0,
+            Par::Seq,
+        );
         (0..f.nrows()).map(|i| f[(i, 0)] - shift).collect()
     }
 }
@@ -100,9 +121,23 @@ impl Gram for KernelGram<'_> {
     fn gram(&self, u: MatRef<'_, f64>) -> Mat<f64> {
         let uc = centre_columns(u);
         let mut ku = Mat::<f64>::zeros(u.nrows(), u.ncols());
-        matmul(ku.as_mut(), Accum::Replace, self.k, uc.as_ref(), 1.0, Par::Seq);
+        matmul(
+            ku.as_mut(),
+            Accum::Replace,
+            self.k,
+            uc.as_ref(),
+            1.0,
+            Par::Seq,
+        );
         let mut h = Mat::<f64>::zeros(u.ncols(), u.ncols());
-        matmul(h.as_mut(), Accum::Replace, uc.transpose(), ku.as_ref(), 1.0, Par::Seq);
+        matmul(
+            h.as_mut(),
+            Accum::Replace,
+            uc.transpose(),
+            ku.as_ref(),
+            1.0,
+            Par::Seq,
+        );
         // Symmetric by construction up to rounding; make it exactly so for the QP.
         Mat::from_fn(u.ncols(), u.ncols(), |i, j| 0.5 * (h[(i, j)] + h[(j, i)]))
     }
@@ -110,7 +145,14 @@ impl Gram for KernelGram<'_> {
         let vm = Mat::from_fn(v.len(), 1, |i, _| v[i]);
         let vc = centre_columns(vm.as_ref());
         let mut kv = Mat::<f64>::zeros(v.len(), 1);
-        matmul(kv.as_mut(), Accum::Replace, self.k, vc.as_ref(), 1.0, Par::Seq);
+        matmul(
+            kv.as_mut(),
+            Accum::Replace,
+            self.k,
+            vc.as_ref(),
+            1.0,
+            Par::Seq,
+        );
         let out = centre_columns(kv.as_ref());
         (0..v.len()).map(|i| out[(i, 0)]).collect()
     }

@@ -17,6 +17,8 @@ use mkc_core::{Error, Result};
 
 /// Fraction of the step to the boundary taken (keeps the iterates interior).
 const STEP_FRACTION: f64 = 0.995;
+/// Centring weight of the safeguard step.
+const SAFE_SIGMA: f64 = 0.3;
 
 /// The solution of a standard-form QP with its multipliers: `Qx + c − Aᵀy − z = 0`,
 /// `Ax = b`, `x, z ≥ 0`, `xᵢzᵢ ≈ 0`.
@@ -80,17 +82,22 @@ pub(crate) fn solve_std_qp(
         let rc: Vec<f64> = x.iter().zip(&z).map(|(xi, zi)| -xi * zi).collect();
         let (dxa, _, dza) = newton_step(&lu, &rp, &rd, &rc, &x, &z)?;
         let alpha = max_step(&x, &dxa).min(max_step(&z, &dza)).min(1.0);
-        let mu_aff = (0..nv)
-            .map(|i| (x[i] + alpha * dxa[i]) * (z[i] + alpha * dza[i]))
-            .sum::<f64>()
-            / nv as f64;
+        let mu_aff = mu_after(&x, &z, &dxa, &dza, alpha);
         let sigma = (mu_aff / mu).clamp(0.0, 1.0).powi(3);
         // Corrector: centring σμ and the second-order term ΔX_aff ΔZ_aff.
         let rc: Vec<f64> = (0..nv)
             .map(|i| -x[i] * z[i] - dxa[i] * dza[i] + sigma * mu)
             .collect();
-        let (dx, dy, dz) = newton_step(&lu, &rp, &rd, &rc, &x, &z)?;
-        let alpha = (STEP_FRACTION * max_step(&x, &dx).min(max_step(&z, &dz))).min(1.0);
+        let (mut dx, mut dy, mut dz) = newton_step(&lu, &rp, &rd, &rc, &x, &z)?;
+        let mut alpha = (STEP_FRACTION * max_step(&x, &dx).min(max_step(&z, &dz))).min(1.0);
+        // Safeguard: Mehrotra's second-order term can make μ grow (and the iterates
+        // cycle); then take the plain path-following step towards σ₀μ instead.
+        let feasible = inf_norm(&rp).max(inf_norm(&rd)) <= 1e-8 * scale;
+        if feasible && mu_after(&x, &z, &dx, &dz, alpha) > (1.0 - 0.01 * alpha) * mu {
+            let rc: Vec<f64> = (0..nv).map(|i| -x[i] * z[i] + SAFE_SIGMA * mu).collect();
+            (dx, dy, dz) = newton_step(&lu, &rp, &rd, &rc, &x, &z)?;
+            alpha = (STEP_FRACTION * max_step(&x, &dx).min(max_step(&z, &dz))).min(1.0);
+        }
         axpy(&mut x, alpha, &dx);
         axpy(&mut y, alpha, &dy);
         axpy(&mut z, alpha, &dz);
@@ -185,6 +192,14 @@ fn max_step(v: &[f64], d: &[f64]) -> f64 {
         .filter(|(_, di)| **di < 0.0)
         .map(|(vi, di)| -vi / di)
         .fold(f64::INFINITY, f64::min)
+}
+
+/// The mean complementarity `(x + α dx)ᵀ(z + α dz) / N` after a step.
+fn mu_after(x: &[f64], z: &[f64], dx: &[f64], dz: &[f64], alpha: f64) -> f64 {
+    (0..x.len())
+        .map(|i| (x[i] + alpha * dx[i]) * (z[i] + alpha * dz[i]))
+        .sum::<f64>()
+        / x.len() as f64
 }
 
 fn axpy(v: &mut [f64], alpha: f64, d: &[f64]) {

@@ -34,7 +34,9 @@ fn linear_kernel(x: MatRef<'_, f64>) -> Mat<f64> {
 fn rbf_kernel(x: MatRef<'_, f64>, sigma: f64) -> Mat<f64> {
     let n = x.nrows();
     Mat::from_fn(n, n, |i, j| {
-        let d2: f64 = (0..x.ncols()).map(|d| (x[(i, d)] - x[(j, d)]).powi(2)).sum();
+        let d2: f64 = (0..x.ncols())
+            .map(|d| (x[(i, d)] - x[(j, d)]).powi(2))
+            .sum();
         (-d2 / (2.0 * sigma * sigma)).exp()
     })
 }
@@ -72,7 +74,10 @@ fn brute_force_qp(q: MatRef<'_, f64>, c: &[f64], a: MatRef<'_, f64>, b: &[f64]) 
         if !feasible {
             continue;
         }
-        let obj = 0.5 * (0..nv).map(|i| (0..nv).map(|j| x[i] * q[(i, j)] * x[j]).sum::<f64>()).sum::<f64>()
+        let obj = 0.5
+            * (0..nv)
+                .map(|i| (0..nv).map(|j| x[i] * q[(i, j)] * x[j]).sum::<f64>())
+                .sum::<f64>()
             + (0..nv).map(|i| c[i] * x[i]).sum::<f64>();
         best = best.min(obj);
     }
@@ -81,7 +86,9 @@ fn brute_force_qp(q: MatRef<'_, f64>, c: &[f64], a: MatRef<'_, f64>, b: &[f64]) 
 
 fn qp_objective(q: MatRef<'_, f64>, c: &[f64], x: &[f64]) -> f64 {
     let nv = x.len();
-    0.5 * (0..nv).map(|i| (0..nv).map(|j| x[i] * q[(i, j)] * x[j]).sum::<f64>()).sum::<f64>()
+    0.5 * (0..nv)
+        .map(|i| (0..nv).map(|j| x[i] * q[(i, j)] * x[j]).sum::<f64>())
+        .sum::<f64>()
         + (0..nv).map(|i| c[i] * x[i]).sum::<f64>()
 }
 
@@ -92,23 +99,85 @@ fn interior_point_matches_brute_force_on_small_qps() {
         let nv = 3 + trial % 4;
         let rank = 1 + trial % nv; // rank-deficient Q as in CPMMC's dual
         let g = Mat::from_fn(rank, nv, |_, _| rng.random_range(-1.0..1.0));
-        let q = Mat::from_fn(nv, nv, |i, j| (0..rank).map(|r| g[(r, i)] * g[(r, j)]).sum());
+        let q = Mat::from_fn(nv, nv, |i, j| {
+            (0..rank).map(|r| g[(r, i)] * g[(r, j)]).sum()
+        });
         let c: Vec<f64> = (0..nv).map(|_| rng.random_range(-1.0..1.0)).collect();
         // Row 0: a budget 1ᵀx = 2 (bounded feasible set); row 1 (half the trials): random,
         // with b = A x₀ for a feasible x₀.
         let p = 1 + trial % 2;
-        let a = Mat::from_fn(p, nv, |r, _| if r == 0 { 1.0 } else { rng.random_range(-1.0..1.0) });
+        let a = Mat::from_fn(p, nv, |r, _| {
+            if r == 0 {
+                1.0
+            } else {
+                rng.random_range(-1.0..1.0)
+            }
+        });
         let x0: Vec<f64> = (0..nv).map(|_| rng.random_range(0.0..1.0)).collect();
         let t = 2.0 / x0.iter().sum::<f64>();
-        let b: Vec<f64> = (0..p).map(|r| (0..nv).map(|j| a[(r, j)] * x0[j] * t).sum()).collect();
+        let b: Vec<f64> = (0..p)
+            .map(|r| (0..nv).map(|j| a[(r, j)] * x0[j] * t).sum())
+            .collect();
         let sol = solve_std_qp(q.as_ref(), &c, a.as_ref(), &b, 1e-11, 200).unwrap();
         let (rp, rd, comp) = kkt_residuals(q.as_ref(), &c, a.as_ref(), &b, &sol);
-        assert!(rp < 1e-9 && rd < 1e-9 && comp < 1e-9, "trial {trial}: {rp} {rd} {comp}");
+        assert!(
+            rp < 1e-9 && rd < 1e-9 && comp < 1e-9,
+            "trial {trial}: {rp} {rd} {comp}"
+        );
         assert!(sol.x.iter().chain(&sol.z).all(|v| *v >= 0.0));
         let ours = qp_objective(q.as_ref(), &c, &sol.x);
         let brute = brute_force_qp(q.as_ref(), &c, a.as_ref(), &b);
-        assert!((ours - brute).abs() < 1e-7, "trial {trial}: {ours} vs {brute}");
+        assert!(
+            (ours - brute).abs() < 1e-7,
+            "trial {trial}: {ours} vs {brute}"
+        );
     }
+}
+
+/// A CPMMC dual (Diabetes, linear kernel, C = 100, β = 0.3n; 3 cuts) on which Mehrotra's
+/// steps without the safeguard cycle with μ ≈ 1e-2 for ever.
+#[test]
+fn interior_point_does_not_cycle_on_a_degenerate_cpmmc_dual() {
+    let h = [
+        [0.09215616198566381, 0.04343013430862101, 0.0478755545247423],
+        [
+            0.04343013430862101,
+            0.022271170732513435,
+            0.01964996237496381,
+        ],
+        [
+            0.0478755545247423,
+            0.01964996237496381,
+            0.035518011004682604,
+        ],
+    ];
+    let q = Mat::from_fn(6, 6, |i, j| if i < 3 && j < 3 { h[i][j] } else { 0.0 });
+    let c = [
+        -1.0,
+        -0.4661458333333333,
+        -0.5533854166666666,
+        0.3,
+        0.3,
+        0.0,
+    ];
+    let s_bar = [
+        -0.12239583333333316,
+        -0.07031250000000001,
+        0.016927083333333336,
+    ];
+    let a = Mat::from_fn(2, 6, |r, j| match (r, j) {
+        (0, j) if j < 3 => s_bar[j],
+        (0, 3) => -1.0,
+        (0, 4) => 1.0,
+        (1, j) if j != 3 && j != 4 => 1.0,
+        _ => 0.0,
+    });
+    let b = [0.0, 100.0];
+    let sol = solve_std_qp(q.as_ref(), &c, a.as_ref(), &b, 1e-10, 200).unwrap();
+    let (rp, rd, comp) = kkt_residuals(q.as_ref(), &c, a.as_ref(), &b, &sol);
+    assert!(rp < 1e-8 && rd < 1e-8 && comp < 1e-8, "{rp} {rd} {comp}");
+    let brute = brute_force_qp(q.as_ref(), &c, a.as_ref(), &b);
+    assert!((qp_objective(q.as_ref(), &c, &sol.x) - brute).abs() < 1e-7);
 }
 
 #[test]
@@ -120,7 +189,10 @@ fn interior_point_rejects_bad_input() {
     let nan = solve_std_qp(q.as_ref(), &[f64::NAN, 0.0], a.as_ref(), &[1.0], 1e-10, 50);
     assert!(matches!(nan, Err(Error::NonFinite { .. })), "{nan:?}");
     let capped = solve_std_qp(q.as_ref(), &[0.0, 0.0], a.as_ref(), &[1.0], 1e-14, 1);
-    assert!(matches!(capped, Err(Error::NotConverged { .. })), "{capped:?}");
+    assert!(
+        matches!(capped, Err(Error::NotConverged { .. })),
+        "{capped:?}"
+    );
 }
 
 /// The step's certificate: the QP's KKT conditions hold, the recovered primal
@@ -138,25 +210,44 @@ fn each_cccp_step_is_optimal_by_kkt_and_strong_duality() {
         for trial in 0..12 {
             let m = 1 + trial % 5;
             let cuts = random_cuts(24, m, &mut rng);
-            let s: Vec<f64> = (0..24).map(|_| if rng.random_bool(0.5) { 1.0 } else { -1.0 }).collect();
+            let s: Vec<f64> = (0..24)
+                .map(|_| if rng.random_bool(0.5) { 1.0 } else { -1.0 })
+                .collect();
             let (c, kappa) = ([0.1, 1.0, 10.0][trial % 3], [0.03, 0.3][trial % 2]);
             let data = StepData::new(gram.as_ref(), &cuts, &s);
             let step = solve_step(&data, c, kappa).unwrap();
             let (q, lin, a, b) = data.standard_form(c, kappa);
             let (rp, rd, comp) = kkt_residuals(q.as_ref(), &lin, a.as_ref(), &b, &step.qp);
-            assert!(rp < 1e-8 && rd < 1e-8 && comp < 1e-8, "{name} {trial}: {rp} {rd} {comp}");
+            assert!(
+                rp < 1e-8 && rd < 1e-8 && comp < 1e-8,
+                "{name} {trial}: {rp} {rd} {comp}"
+            );
             assert!(step.lambda.iter().sum::<f64>() <= c * (1.0 + 1e-8));
             // Primal feasibility of the linearised constraints, evaluated from G directly.
-            let f: Vec<f64> = gram.apply(&step.beta).iter().map(|v| v + step.bias).collect();
+            let f: Vec<f64> = gram
+                .apply(&step.beta)
+                .iter()
+                .map(|v| v + step.bias)
+                .collect();
             assert!(step.bias.abs() <= kappa + 1e-12);
             for (j, cut) in cuts.iter().enumerate() {
-                let lhs: f64 = (0..24).filter(|&i| cut[i]).map(|i| s[i] * f[i]).sum::<f64>() / 24.0;
-                assert!(lhs >= data.c_bar[j] - step.xi - 1e-8, "{name} {trial}: cut {j}");
+                let lhs: f64 = (0..24)
+                    .filter(|&i| cut[i])
+                    .map(|i| s[i] * f[i])
+                    .sum::<f64>()
+                    / 24.0;
+                assert!(
+                    lhs >= data.c_bar[j] - step.xi - 1e-8,
+                    "{name} {trial}: cut {j}"
+                );
             }
             let w2 = crate::cpmmc::qp::dot(&step.beta, &gram.apply(&step.beta));
             assert!((w2 - step.w_norm2).abs() < 1e-8 * (1.0 + w2));
             let gap = step.primal - step.dual;
-            assert!(gap.abs() < 1e-7 * (1.0 + step.primal.abs()), "{name} {trial}: gap {gap}");
+            assert!(
+                gap.abs() < 1e-7 * (1.0 + step.primal.abs()),
+                "{name} {trial}: gap {gap}"
+            );
         }
     }
 }
@@ -215,14 +306,21 @@ fn cccp_objective_never_increases_within_a_round() {
     .chain([(KernelSet::from_refs(vec![k.as_ref()]).unwrap(), 10.0)])
     {
         for seed in 0..3 {
-            let fit = CpmmcParams::new().c(c).cccp_tol(0.0).fit(&set, 2, seed).unwrap();
+            let fit = CpmmcParams::new()
+                .c(c)
+                .cccp_tol(0.0)
+                .fit(&set, 2, seed)
+                .unwrap();
             let d = &fit.diagnostics;
             let mut ends = d.round_starts.clone();
             ends.push(d.cccp_objective.len());
             for w in ends.windows(2) {
                 let round = &d.cccp_objective[w[0]..w[1]];
                 for pair in round.windows(2) {
-                    assert!(pair[1] <= pair[0] + 1e-9 * (1.0 + pair[0].abs()), "{round:?}");
+                    assert!(
+                        pair[1] <= pair[0] + 1e-9 * (1.0 + pair[0].abs()),
+                        "{round:?}"
+                    );
                 }
             }
             assert_eq!(d.round_starts.len(), fit.iterations);
@@ -238,7 +336,10 @@ fn separates_two_blobs_on_both_paths_identically() {
     let feats = KernelSet::from_features(x.as_ref()).unwrap();
     let kern = KernelSet::from_refs(vec![k.as_ref()]).unwrap();
     let a = CpmmcParams::new().fit(&feats, 2, 1).unwrap();
-    let b = CpmmcParams::new().path(CpmmcPath::Kernel).fit(&kern, 2, 1).unwrap();
+    let b = CpmmcParams::new()
+        .path(CpmmcPath::Kernel)
+        .fit(&kern, 2, 1)
+        .unwrap();
     assert!(a.diagnostics.linear_path && !b.diagnostics.linear_path);
     let acc = mkc_metrics::accuracy(&truth, &a.labels).unwrap();
     assert!(acc > 0.97, "accuracy {acc}");
@@ -256,8 +357,14 @@ fn separates_two_blobs_on_both_paths_identically() {
 fn same_seed_same_fit_for_any_thread_count() {
     let x = blobs(50, 3, 8);
     let set = KernelSet::from_features(x.as_ref()).unwrap();
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-    let four = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let four = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
     for init in [CpmmcInit::Random, CpmmcInit::Pca] {
         let p = CpmmcParams::new().init(init);
         let a = one.install(|| p.fit(&set, 2, 3).unwrap());
@@ -271,7 +378,10 @@ fn same_seed_same_fit_for_any_thread_count() {
 #[test]
 fn bad_parameters_and_data_get_typed_errors() {
     let named = |r: mkc_core::Result<Cpmmc>, name: &str| {
-        assert!(matches!(&r, Err(Error::InvalidParam { name: n, .. }) if n == name), "{name}: {r:?}");
+        assert!(
+            matches!(&r, Err(Error::InvalidParam { name: n, .. }) if n == name),
+            "{name}: {r:?}"
+        );
     };
     named(CpmmcParams::new().c(0.0).check(), "C");
     named(CpmmcParams::new().c(f64::NAN).check(), "C");
@@ -299,5 +409,8 @@ fn bad_parameters_and_data_get_typed_errors() {
     // NaN and asymmetric kernels are stopped by the kernel set.
     let mut bad = k.clone();
     bad[(0, 1)] = f64::NAN;
-    assert!(matches!(KernelSet::from_refs(vec![bad.as_ref()]), Err(Error::NonFinite { .. })));
+    assert!(matches!(
+        KernelSet::from_refs(vec![bad.as_ref()]),
+        Err(Error::NonFinite { .. })
+    ));
 }
