@@ -32,12 +32,12 @@ use serde::Serialize;
 /// }
 /// ```
 ///
-/// An optional `kernels = KernelUse::Single,` before the parameter list marks a
+/// An optional `kernels = KernelUse::Single,` after the parameter list marks a
 /// single-kernel method.
 macro_rules! adapter {
     (
         $(#[$doc:meta])* $ty:ident, $name:literal, $about:literal,
-        $(kernels = $kernels:expr,)? $params:expr, |$p:ident| $build:expr $(,)?
+        $params:expr, $(kernels = $kernels:expr,)? |$p:ident| $build:expr $(,)?
     ) => {
         $(#[$doc])*
         pub struct $ty;
