@@ -77,7 +77,9 @@ mod lkam;
 mod mkkm;
 mod mvkkm;
 mod onkc;
+mod rkkm;
 mod rmkc;
+mod rmkkm;
 mod sc;
 mod scmk;
 mod simplemkkm;
@@ -100,6 +102,8 @@ pub fn all() -> Vec<&'static dyn Method> {
         &mkkm::MkkmMir,
         &onkc::Onkc,
         &lkam::Lkam,
+        &rkkm::Rkkm,
+        &rmkkm::Rmkkm,
         &rmkc::Rmkc,
         &itersvr::IterSvr,
         &lgmmc::Lgmmc,
