@@ -165,6 +165,56 @@ fn barrier(rel: &Relaxation, p: &DualPoint, t: f64) -> Option<(f64, Mat<f64>)> {
     v.is_finite().then_some((v, l))
 }
 
+/// `φ_t(p + αΔ) − φ_t(p)` computed from differences (so that the line search still
+/// sees changes far below the rounding of φ itself), or `None` outside the domain.
+/// `l` is the Cholesky factor of `S(p)`; `log det S' − log det S = log det(I + M)` with
+/// `M = L⁻¹(S' − S)L⁻ᵀ`.
+fn barrier_change(
+    rel: &Relaxation,
+    p: &DualPoint,
+    dir: &[f64],
+    alpha: f64,
+    t: f64,
+    l: &Mat<f64>,
+) -> Option<f64> {
+    let (n, m) = (rel.n(), rel.m());
+    let mut change = -alpha * dir[n] * rel.beta * rel.beta;
+    for i in 0..n {
+        let (g, step) = (p.gamma[i], alpha * dir[i]);
+        let ratio = step / g;
+        if !(ratio > -1.0) || !(g + step).is_finite() {
+            return None;
+        }
+        change += rel.h_change(g, step) + t * ratio.ln_1p();
+    }
+    // S' − S = αΔν e_b e_bᵀ − Σ αΔ_i a_i a_iᵀ.
+    let scaled = Mat::from_fn(n, m, |i, j| rel.a[(i, j)] * (alpha * dir[i]).abs().sqrt());
+    let signs: Vec<f64> = (0..n)
+        .map(|i| if dir[i] > 0.0 { -1.0 } else { 1.0 })
+        .collect();
+    let signed = Mat::from_fn(n, m, |i, j| scaled[(i, j)] * signs[i]);
+    let mut ds = Mat::<f64>::zeros(m, m);
+    matmul(
+        ds.as_mut(),
+        Accum::Replace,
+        scaled.transpose(),
+        signed.as_ref(),
+        1.0,
+        Par::Seq,
+    );
+    ds[(m - 1, m - 1)] += alpha * dir[n];
+    let half = lower_solve(l, ds.as_ref());
+    let full = lower_solve(l, half.transpose());
+    let mut eye = Mat::from_fn(m, m, |i, j| 0.5 * (full[(i, j)] + full[(j, i)]));
+    for i in 0..m {
+        eye[(i, i)] += 1.0;
+    }
+    let f = cholesky(&eye)?;
+    let logdet: f64 = (0..m).map(|i| 2.0 * (f[(i, i)] - 1.0).ln_1p()).sum();
+    let total = change + t * logdet;
+    total.is_finite().then_some(total)
+}
+
 /// The primal moment matrix `Z = t S⁻¹ = t L⁻ᵀL⁻¹`, balance repaired.
 fn moment_matrix(rel: &Relaxation, l: &Mat<f64>, t: f64) -> Mat<f64> {
     let m = l.nrows();
@@ -280,7 +330,7 @@ impl BarrierSolver {
             if *steps - first >= ROUND_STEPS {
                 return Ok(true);
             }
-            let (value, l) = barrier(rel, point, t)
+            let (_, l) = barrier(rel, point, t)
                 .ok_or_else(|| Error::numerical("GMMC barrier", "iterate left the domain"))?;
             let (grad, dir) = newton_direction(rel, point, t, &l)?;
             let decrement: f64 = grad.iter().zip(&dir).map(|(g, d)| g * d).sum();
@@ -304,13 +354,12 @@ impl BarrierSolver {
             }
             let mut accepted = false;
             for _ in 0..60 {
-                let trial = DualPoint {
-                    gamma: (0..n).map(|i| point.gamma[i] + alpha * dir[i]).collect(),
-                    nu: point.nu + alpha * dir[n],
-                };
-                if let Some((v, _)) = barrier(rel, &trial, t) {
-                    if v >= value + 0.01 * alpha * decrement {
-                        *point = trial;
+                if let Some(change) = barrier_change(rel, point, &dir, alpha, t, &l) {
+                    if change >= 0.01 * alpha * decrement {
+                        for (g, d) in point.gamma.iter_mut().zip(&dir) {
+                            *g += alpha * d;
+                        }
+                        point.nu += alpha * dir[n];
                         accepted = true;
                         break;
                     }
