@@ -102,4 +102,6 @@ pub mod prelude {
     pub use mkc_scmk::prelude::*;
     #[cfg(feature = "simplemkkm")]
     pub use mkc_simplemkkm::prelude::*;
+    #[cfg(feature = "spectral")]
+    pub use mkc_spectral::prelude::*;
 }

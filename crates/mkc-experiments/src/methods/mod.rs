@@ -67,6 +67,7 @@ macro_rules! adapter {
     };
 }
 
+mod aasc;
 mod avg_kkm;
 mod gumkl;
 mod itersvr;
@@ -76,6 +77,7 @@ mod lgmmc;
 mod lkam;
 mod mkkm;
 mod mvkkm;
+mod mvspec;
 mod onkc;
 mod rkkm;
 mod rmkc;
@@ -94,6 +96,8 @@ pub fn all() -> Vec<&'static dyn Method> {
         &AvgKkm,
         &gumkl::Gumkl,
         &mvkkm::Mvkkm,
+        &mvspec::Mvspec,
+        &aasc::Aasc,
         &scmk::Scmk,
         &scmk::Scsk,
         &simplemkkm::SimpleMkkm,

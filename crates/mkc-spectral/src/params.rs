@@ -1,0 +1,169 @@
+//! Hyperparameters of AASC and MVSpec: unchecked builders ([`AascParams`], [`MvspecParams`])
+//! checked once into the method types [`Aasc`] and [`Mvspec`] ([`ParamGuard`]). Neither holds
+//! a number of clusters or a seed; both are given to [`mkc_core::Clusterer::fit`] (the seed
+//! drives only the final k-means).
+
+use mkc_core::{mkc_ensure, ParamGuard, Result};
+use mkc_linalg::eigen::EigenOptions;
+
+use crate::aasc::Aasc;
+use crate::aasc_weights::LambdaRule;
+use crate::embedding::FinalKMeans;
+use crate::mvspec::Mvspec;
+use crate::root::Brent;
+
+/// Parameters of AASC (unchecked). Defaults are the authors' code's (module
+/// [`crate::aasc`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AascParams {
+    pub(crate) max_iter: usize,
+    pub(crate) tol: f64,
+    pub(crate) lambda: LambdaRule,
+    pub(crate) lambda_start: f64,
+    pub(crate) brent: Brent,
+    pub(crate) eigen: EigenOptions,
+    pub(crate) kmeans: FinalKMeans,
+}
+
+impl Default for AascParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl AascParams {
+    /// The authors' settings: at most 20 iterations, stop when
+    /// `Σ_ij (|F_ij| − |F^old_ij|)² < 1e-5`, `λ₁` as `fsolve` from −1 finds it, and k-means with
+    /// 10 replicates of at most 1000 iterations on the row-normalised embedding (their
+    /// evaluation script's `litekmeans(NormalizeFea(F), c, 'maxIter', 1000, 'Replicates', 10)`).
+    pub fn new() -> Self {
+        Self {
+            max_iter: 20,
+            tol: 1e-5,
+            lambda: LambdaRule::RootOrLeastSquares,
+            lambda_start: -1.0,
+            brent: Brent::new(),
+            eigen: EigenOptions::default(),
+            kmeans: FinalKMeans {
+                n_init: 10,
+                max_iter: 1000,
+                normalize_rows: true,
+            },
+        }
+    }
+
+    mkc_core::setters! {
+        /// Cap on the alternations (authors: 20; reaching it is not an error).
+        max_iter: usize,
+        /// Stop when `Σ_ij (|F_ij| − |F^old_ij|)²` falls below this (authors: 1e-5).
+        tol: f64,
+        /// How `λ₁` of the weight step is chosen (default [`LambdaRule::RootOrLeastSquares`]).
+        lambda: LambdaRule,
+        /// The start of the `λ₁` search, and `λ₁` itself when there is no root (authors: −1).
+        lambda_start: f64,
+        /// The bracketed root finder of the weight step.
+        brent: Brent,
+        /// Options of the bottom-c eigensolves of the Laplacian.
+        eigen: EigenOptions,
+        /// k-means replicates on the embedding (authors: 10).
+        n_init: usize => kmeans,
+        /// Scale the rows of the embedding to unit length before k-means (authors' reported
+        /// "uni_km" setting: true).
+        normalize_rows: bool => kmeans,
+    }
+
+    /// Lloyd iterations per k-means replicate (authors: 1000).
+    pub fn kmeans_max_iter(mut self, max_iter: usize) -> Self {
+        self.kmeans.max_iter = max_iter;
+        self
+    }
+}
+
+impl ParamGuard for AascParams {
+    type Checked = Aasc;
+    fn check(&self) -> Result<Aasc> {
+        mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        mkc_ensure!(self.tol.is_finite() && self.tol >= 0.0, param "tol", self.tol, "must be finite and >= 0");
+        mkc_ensure!(self.lambda_start.is_finite(), param "lambda_start", self.lambda_start, "must be finite");
+        mkc_ensure!(self.brent.xtol.is_finite() && self.brent.xtol > 0.0, param "brent.xtol", self.brent.xtol, "must be finite and > 0");
+        mkc_ensure!(self.brent.max_iter >= 1, param "brent.max_iter", self.brent.max_iter, "must be at least 1");
+        self.eigen.check()?;
+        self.kmeans.check()?;
+        Ok(Aasc { p: self.clone() })
+    }
+}
+
+/// Parameters of MVSpec (unchecked). Defaults are the authors' code's (module
+/// [`crate::mvspec`]); p has no default there, ours is 2.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MvspecParams {
+    pub(crate) p: f64,
+    pub(crate) tol: f64,
+    pub(crate) max_iter: usize,
+    pub(crate) weight_floor: f64,
+    pub(crate) eigen: EigenOptions,
+    pub(crate) kmeans: FinalKMeans,
+}
+
+impl Default for MvspecParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MvspecParams {
+    /// p = 2; the authors' stopping rule `|1 − obj/obj_old| < 1e-4`, weights below 1e-5 set
+    /// to 0, and the final k-means with 30 replicates of at most 1000 iterations on the
+    /// row-normalised embedding; at most 100 iterations (the authors have no cap).
+    pub fn new() -> Self {
+        Self {
+            p: 2.0,
+            tol: 1e-4,
+            max_iter: 100,
+            weight_floor: 1e-5,
+            eigen: EigenOptions::default(),
+            kmeans: FinalKMeans {
+                n_init: 30,
+                max_iter: 1000,
+                normalize_rows: true,
+            },
+        }
+    }
+
+    mkc_core::setters! {
+        /// The exponent p ≥ 1 of `Σ_v w_v^p K_v` (RMKC's grid: {1, 1.5, …, 5}); p = 1 selects
+        /// one view, p = +∞ is the uniform sum.
+        p: f64,
+        /// Relative objective change that stops the iterations (authors: 1e-4).
+        tol: f64,
+        /// Cap on the iterations (reaching it is not an error).
+        max_iter: usize,
+        /// Weights below this are set to 0 and the rest renormalised (authors: 1e-5).
+        weight_floor: f64,
+        /// Options of the top-k eigensolves of the composite kernel.
+        eigen: EigenOptions,
+        /// k-means replicates on the embedding (authors: 30).
+        n_init: usize => kmeans,
+        /// Scale the rows of the embedding to unit length before k-means (authors: true).
+        normalize_rows: bool => kmeans,
+    }
+
+    /// Lloyd iterations per k-means replicate (authors: 1000).
+    pub fn kmeans_max_iter(mut self, max_iter: usize) -> Self {
+        self.kmeans.max_iter = max_iter;
+        self
+    }
+}
+
+impl ParamGuard for MvspecParams {
+    type Checked = Mvspec;
+    fn check(&self) -> Result<Mvspec> {
+        mkc_ensure!(self.p >= 1.0, param "p", self.p, "must be a number >= 1 (or +inf for the uniform sum)");
+        mkc_ensure!(self.tol.is_finite() && self.tol >= 0.0, param "tol", self.tol, "must be finite and >= 0");
+        mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        mkc_ensure!((0.0..1.0).contains(&self.weight_floor), param "weight_floor", self.weight_floor, "must lie in [0, 1)");
+        self.eigen.check()?;
+        self.kmeans.check()?;
+        Ok(Mvspec { p: self.clone() })
+    }
+}
