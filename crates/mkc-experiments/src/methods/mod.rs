@@ -73,9 +73,11 @@ mod gumkl;
 mod itersvr;
 mod kkm;
 mod kmeans;
+mod lf_mvc;
 mod lgmmc;
 mod lkam;
 mod mkkm;
+mod mkkm_mm;
 mod mvkkm;
 mod mvspec;
 mod onkc;
@@ -106,6 +108,8 @@ pub fn all() -> Vec<&'static dyn Method> {
         &mkkm::MkkmMir,
         &onkc::Onkc,
         &lkam::Lkam,
+        &lf_mvc::LfMvc,
+        &mkkm_mm::MkkmMm,
         &rkkm::Rkkm,
         &rmkkm::Rmkkm,
         &rmkc::Rmkc,

@@ -109,11 +109,14 @@ pub fn check_bad_data(methods: &[Box<dyn DynClusterer>]) {
     }
 }
 
+/// An engine (`fit_kernels`) with its result dropped.
+pub type Engine<'a> = dyn Fn(&[MatRef<'_, f64>], usize) -> mkc_core::Result<()> + 'a;
+
 /// The engine's kernel validation: wrong shapes, non-finite entries, no kernels and too
 /// many clusters are typed errors.
 pub fn check_engine_validation(
     name: &str,
-    fit: &dyn Fn(&[MatRef<'_, f64>], usize) -> mkc_core::Result<()>,
+    fit: &Engine<'_>,
 ) {
     let (ks, _) = gaussian_views(20, 2, &[0.5, 1.0]);
     let small = Mat::<f64>::identity(5, 5);
