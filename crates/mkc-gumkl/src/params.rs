@@ -85,28 +85,18 @@ impl Outer {
 /// The setters of [`Outer`] on a builder holding it as `outer` (one copy for both methods).
 macro_rules! outer_setters {
     () => {
-        /// Exponent p ≥ 1 of the composite kernel `Σ_v w_v^p K_v` (eq. 4); `f64::INFINITY`
-        /// gives the uniform-sum baseline (one iteration, no weight update).
-        pub fn p(mut self, p: f64) -> Self {
-            self.outer.p = p;
-            self
-        }
-        /// Relative tolerance ε on the change of the objective between outer iterations
-        /// (GUMKL's Algorithm 1, line 9), ≥ 0.
-        pub fn tol(mut self, tol: f64) -> Self {
-            self.outer.tol = tol;
-            self
-        }
-        /// Maximum number of outer iterations (≥ 1).
-        pub fn max_iter(mut self, max_iter: usize) -> Self {
-            self.outer.max_iter = max_iter;
-            self
-        }
-        /// Maximum number of iterations of each inner run (k-medoids, kernel k-means, and the
-        /// kernel k-means runs of MVKKM's global kernel k-means start), ≥ 1.
-        pub fn inner_max_iter(mut self, inner_max_iter: usize) -> Self {
-            self.outer.inner_max_iter = inner_max_iter;
-            self
+        mkc_core::setters! {
+            /// Exponent p ≥ 1 of the composite kernel `Σ_v w_v^p K_v` (eq. 4); `f64::INFINITY`
+            /// gives the uniform-sum baseline (one iteration, no weight update).
+            p: f64 => outer,
+            /// Relative tolerance ε on the change of the objective between outer iterations
+            /// (GUMKL's Algorithm 1, line 9), ≥ 0.
+            tol: f64 => outer,
+            /// Maximum number of outer iterations (≥ 1).
+            max_iter: usize => outer,
+            /// Maximum number of iterations of each inner run (k-medoids, kernel k-means, and the
+            /// kernel k-means runs of MVKKM's global kernel k-means start), ≥ 1.
+            inner_max_iter: usize => outer,
         }
     };
 }
@@ -143,10 +133,9 @@ impl GumklParams {
         Self::new().p(f64::INFINITY)
     }
     outer_setters!();
-    /// Refine the result with kernel k-means on the final composite kernel (Sect. 3.2).
-    pub fn refine(mut self, refine: bool) -> Self {
-        self.refine = refine;
-        self
+    mkc_core::setters! {
+        /// Refine the result with kernel k-means on the final composite kernel (Sect. 3.2).
+        refine: bool,
     }
 }
 
@@ -200,15 +189,11 @@ impl MvkkmParams {
         }
     }
     outer_setters!();
-    /// Weights below this are set to 0 and the others renormalised (0 disables), in `[0, 1)`.
-    pub fn weight_floor(mut self, weight_floor: f64) -> Self {
-        self.weight_floor = weight_floor;
-        self
-    }
-    /// Initial partition.
-    pub fn init(mut self, init: MvkkmInit) -> Self {
-        self.init = init;
-        self
+    mkc_core::setters! {
+        /// Weights below this are set to 0 and the others renormalised (0 disables), in `[0, 1)`.
+        weight_floor: f64,
+        /// Initial partition.
+        init: MvkkmInit,
     }
 }
 

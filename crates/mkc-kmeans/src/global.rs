@@ -55,22 +55,15 @@ impl GlobalKernelKMeansParams {
             tol: 1e-4,
         }
     }
-    /// The fast variant: one candidate seed per added cluster (the largest bound `b_j`)
-    /// instead of all n. The exact search costs n kernel k-means runs per added cluster.
-    pub fn fast(mut self, fast: bool) -> Self {
-        self.fast = fast;
-        self
-    }
-    /// Maximum number of assignment steps of each kernel k-means run (≥ 1).
-    pub fn max_iter(mut self, max_iter: usize) -> Self {
-        self.max_iter = max_iter;
-        self
-    }
-    /// Each kernel k-means run also stops when its objective decreased by at most
-    /// `tol · |J|` in one step (≥ 0; 0 = only when the labels stop changing).
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
+    mkc_core::setters! {
+        /// The fast variant: one candidate seed per added cluster (the largest bound `b_j`)
+        /// instead of all n. The exact search costs n kernel k-means runs per added cluster.
+        fast: bool,
+        /// Maximum number of assignment steps of each kernel k-means run (≥ 1).
+        max_iter: usize,
+        /// Each kernel k-means run also stops when its objective decreased by at most
+        /// `tol · |J|` in one step (≥ 0; 0 = only when the labels stop changing).
+        tol: f64,
     }
 }
 

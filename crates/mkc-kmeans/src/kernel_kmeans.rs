@@ -56,26 +56,16 @@ impl KernelKMeansParams {
             weights: None,
         }
     }
-    /// Number of restarts (run in parallel; the lowest objective wins, ties to the lowest
-    /// restart index). Restart r is seeded with `mkc_core::seed::derive(seed, r)`.
-    pub fn n_init(mut self, n_init: usize) -> Self {
-        self.n_init = n_init;
-        self
-    }
-    /// Maximum number of assignment steps per run (≥ 1).
-    pub fn max_iter(mut self, max_iter: usize) -> Self {
-        self.max_iter = max_iter;
-        self
-    }
-    /// Also stop when the objective decreased by at most `tol · |J|` in one iteration.
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
-    }
-    /// Initialisation (default [`KernelInit::PlusPlus`]).
-    pub fn init(mut self, init: KernelInit) -> Self {
-        self.init = init;
-        self
+    mkc_core::setters! {
+        /// Number of restarts (run in parallel; the lowest objective wins, ties to the lowest
+        /// restart index). Restart r is seeded with `mkc_core::seed::derive(seed, r)`.
+        n_init: usize,
+        /// Maximum number of assignment steps per run (≥ 1).
+        max_iter: usize,
+        /// Also stop when the objective decreased by at most `tol · |J|` in one iteration.
+        tol: f64,
+        /// Initialisation (default [`KernelInit::PlusPlus`]).
+        init: KernelInit,
     }
     /// Start from these labels (shorthand for `init(KernelInit::Labels(..))`).
     pub fn initial_labels(self, labels: Vec<usize>) -> Self {

@@ -31,22 +31,15 @@ impl KMeansParams {
             tol: 1e-4,
         }
     }
-    /// Number of k-means++ restarts (in parallel; lowest inertia wins, ties to the lowest
-    /// restart index). Restart r uses `mkc_core::seed::derive(seed, r)`.
-    pub fn n_init(mut self, n_init: usize) -> Self {
-        self.n_init = n_init;
-        self
-    }
-    /// Maximum number of Lloyd iterations per restart.
-    pub fn max_iter(mut self, max_iter: usize) -> Self {
-        self.max_iter = max_iter;
-        self
-    }
-    /// Relative tolerance as scikit-learn: stop when Σ_c ‖Δcentre_c‖² ≤ tol · (mean
-    /// per-feature variance of x). Labels that stop changing also stop the run.
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
+    mkc_core::setters! {
+        /// Number of k-means++ restarts (in parallel; lowest inertia wins, ties to the lowest
+        /// restart index). Restart r uses `mkc_core::seed::derive(seed, r)`.
+        n_init: usize,
+        /// Maximum number of Lloyd iterations per restart.
+        max_iter: usize,
+        /// Relative tolerance as scikit-learn: stop when Σ_c ‖Δcentre_c‖² ≤ tol · (mean
+        /// per-feature variance of x). Labels that stop changing also stop the run.
+        tol: f64,
     }
 }
 

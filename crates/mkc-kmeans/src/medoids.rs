@@ -110,15 +110,11 @@ impl KernelKMedoidsParams {
             init: MedoidInit::Greedy,
         }
     }
-    /// Maximum number of (assignment, medoid update) rounds.
-    pub fn max_iter(mut self, max_iter: usize) -> Self {
-        self.max_iter = max_iter;
-        self
-    }
-    /// Initial medoids.
-    pub fn init(mut self, init: MedoidInit) -> Self {
-        self.init = init;
-        self
+    mkc_core::setters! {
+        /// Maximum number of (assignment, medoid update) rounds.
+        max_iter: usize,
+        /// Initial medoids.
+        init: MedoidInit,
     }
 }
 

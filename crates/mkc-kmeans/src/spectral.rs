@@ -66,23 +66,16 @@ impl SpectralParams {
             clip_negative: false,
         }
     }
-    /// Use max(K, 0) as the affinity instead of rejecting negative entries (default false).
-    #[must_use]
-    pub fn clip_negative(mut self, clip: bool) -> Self {
-        self.clip_negative = clip;
-        self
-    }
-    /// k-means replicates on the embedding (lowest inertia wins).
-    #[must_use]
-    pub fn n_init(mut self, n_init: usize) -> Self {
-        self.n_init = n_init;
-        self
-    }
-    /// Lloyd iterations per replicate.
-    #[must_use]
-    pub fn max_iter(mut self, max_iter: usize) -> Self {
-        self.max_iter = max_iter;
-        self
+    mkc_core::setters! {
+        /// Use max(K, 0) as the affinity instead of rejecting negative entries (default false).
+        #[must_use]
+        clip_negative: bool,
+        /// k-means replicates on the embedding (lowest inertia wins).
+        #[must_use]
+        n_init: usize,
+        /// Lloyd iterations per replicate.
+        #[must_use]
+        max_iter: usize,
     }
 }
 

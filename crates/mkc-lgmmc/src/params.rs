@@ -112,105 +112,59 @@ impl LgmmcParams {
             refine_steps: 0,
         }
     }
-    /// Regularisation C > 0 of eq. (1) (package default 1; the paper's grid
-    /// {0.1, 0.5, 1, 5, 10, 100}).
-    pub fn c(mut self, c: f64) -> Self {
-        self.c = c;
-        self
-    }
-    /// Class balance β of the label set B (Section 2).
-    pub fn balance(mut self, b: Balance) -> Self {
-        self.balance = b;
-        self
-    }
-    /// Constant b ≥ 0 added to the kernel, `K + b·11ᵀ` (the package's `bias = 1`); the
-    /// linear path appends the feature √b to every sample, which is the same kernel.
-    pub fn bias(mut self, b: f64) -> Self {
-        self.bias = b;
-        self
-    }
-    /// Cap on cutting-plane rounds of Algorithm 1 (package default 20; the paper's
-    /// Figure 1: never more than 20 needed).
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// Algorithm 1 stops when the objective of eq. (7) decreases by less than
-    /// `tol · |J|` in a round (package: 0.01; the paper says "until convergence").
-    pub fn tol(mut self, t: f64) -> Self {
-        self.tol = t;
-        self
-    }
-    /// Cap on reduced-gradient steps of the multiple label-kernel problem per round
-    /// (package: 3; the paper, Section 3.6: "a maximum of five iterations is good enough").
-    pub fn mkl_max_iter(mut self, m: usize) -> Self {
-        self.mkl_max_iter = m;
-        self
-    }
-    /// The MKL step stops when the label terms `½αᵀ(K∘y_t y_tᵀ)α` of the kernels in use
-    /// agree to `mkl_tol` relative to the largest (the KKT condition of eq. 7 in μ).
-    pub fn mkl_tol(mut self, t: f64) -> Self {
-        self.mkl_tol = t;
-        self
-    }
-    /// Relative KKT tolerance of the α-solvers: violation ≤ `solver_tol · ρ` with ρ the
-    /// margin of eq. (1) (SMO on the kernel path, dual coordinate descent on the linear path).
-    pub fn solver_tol(mut self, t: f64) -> Self {
-        self.solver_tol = t;
-        self
-    }
-    /// Kernel path: explicit features for eq. (13) are `U_r Λ_r^½` of the kernel
-    /// (footnote 1), with r the smallest rank whose eigenvalues carry a fraction
-    /// `1 − energy_tol` of the trace (ours; default 1e-3)…
-    pub fn energy_tol(mut self, t: f64) -> Self {
-        self.energy_tol = t;
-        self
-    }
-    /// … but at most `max_rank` (default 300).
-    pub fn max_rank(mut self, r: usize) -> Self {
-        self.max_rank = r;
-        self
-    }
-    /// Linear path: centre the feature columns before `K = XXᵀ + b` (default true,
-    /// ours; see the `linear_path` module docs). The kernel path takes K as given.
-    pub fn center(mut self, on: bool) -> Self {
-        self.center = on;
-        self
-    }
-    /// Kernel path: the explicit features of eq. (13) (default [`FeatureMap::Pca`]).
-    pub fn feature_map(mut self, f: FeatureMap) -> Self {
-        self.feature_map = f;
-        self
-    }
-    /// How labels are read off M (default [`LabelRule::Decision`], as the authors' code;
-    /// the paper's text describes [`LabelRule::Eigenvector`]. On MNIST 1 vs 7, linear,
-    /// C = 1: 3.4% error against 6.9%).
-    pub fn label_rule(mut self, r: LabelRule) -> Self {
-        self.label_rule = r;
-        self
-    }
-    /// Start Algorithm 1 from this label vector (±1 entries, in the balance set B)
-    /// instead of the paper's Step 1, the most violated ŷ at α = 1/n (default). Eq. (7)
-    /// is convex in M, so the start changes only where the stopping rules cut the
-    /// iteration short and which label vectors enter M; used to ask whether a start at
-    /// the true classes ends at a better objective (`lgmmc_margin_check` example).
-    /// The length and the balance are checked when fitting.
-    pub fn initial_labels(mut self, y: Option<Vec<f64>>) -> Self {
-        self.initial_labels = y;
-        self
-    }
-    /// Ascent steps that refine the most violated label vector of eq. (13) on the
-    /// ℓ2 objective of eq. (11) (ours; default 0 = the paper; see the `ascent` module
-    /// docs in the crate source). Each step costs one kernel product over the support of α.
-    pub fn refine_steps(mut self, steps: usize) -> Self {
-        self.refine_steps = steps;
-        self
-    }
-    /// The kernel path or the linear feature-space path ([`LgmmcPath`], default
-    /// [`LgmmcPath::Auto`]).
-    pub fn path(mut self, p: LgmmcPath) -> Self {
-        self.path = p;
-        self
+    mkc_core::setters! {
+        /// Regularisation C > 0 of eq. (1) (package default 1; the paper's grid
+        /// {0.1, 0.5, 1, 5, 10, 100}).
+        c: f64,
+        /// Class balance β of the label set B (Section 2).
+        balance: Balance,
+        /// Constant b ≥ 0 added to the kernel, `K + b·11ᵀ` (the package's `bias = 1`); the
+        /// linear path appends the feature √b to every sample, which is the same kernel.
+        bias: f64,
+        /// Cap on cutting-plane rounds of Algorithm 1 (package default 20; the paper's
+        /// Figure 1: never more than 20 needed).
+        max_iter: usize,
+        /// Algorithm 1 stops when the objective of eq. (7) decreases by less than
+        /// `tol · |J|` in a round (package: 0.01; the paper says "until convergence").
+        tol: f64,
+        /// Cap on reduced-gradient steps of the multiple label-kernel problem per round
+        /// (package: 3; the paper, Section 3.6: "a maximum of five iterations is good enough").
+        mkl_max_iter: usize,
+        /// The MKL step stops when the label terms `½αᵀ(K∘y_t y_tᵀ)α` of the kernels in use
+        /// agree to `mkl_tol` relative to the largest (the KKT condition of eq. 7 in μ).
+        mkl_tol: f64,
+        /// Relative KKT tolerance of the α-solvers: violation ≤ `solver_tol · ρ` with ρ the
+        /// margin of eq. (1) (SMO on the kernel path, dual coordinate descent on the linear path).
+        solver_tol: f64,
+        /// Kernel path: explicit features for eq. (13) are `U_r Λ_r^½` of the kernel
+        /// (footnote 1), with r the smallest rank whose eigenvalues carry a fraction
+        /// `1 − energy_tol` of the trace (ours; default 1e-3)…
+        energy_tol: f64,
+        /// … but at most `max_rank` (default 300).
+        max_rank: usize,
+        /// Linear path: centre the feature columns before `K = XXᵀ + b` (default true,
+        /// ours; see the `linear_path` module docs). The kernel path takes K as given.
+        center: bool,
+        /// Kernel path: the explicit features of eq. (13) (default [`FeatureMap::Pca`]).
+        feature_map: FeatureMap,
+        /// How labels are read off M (default [`LabelRule::Decision`], as the authors' code;
+        /// the paper's text describes [`LabelRule::Eigenvector`]. On MNIST 1 vs 7, linear,
+        /// C = 1: 3.4% error against 6.9%).
+        label_rule: LabelRule,
+        /// Start Algorithm 1 from this label vector (±1 entries, in the balance set B)
+        /// instead of the paper's Step 1, the most violated ŷ at α = 1/n (default). Eq. (7)
+        /// is convex in M, so the start changes only where the stopping rules cut the
+        /// iteration short and which label vectors enter M; used to ask whether a start at
+        /// the true classes ends at a better objective (`lgmmc_margin_check` example).
+        /// The length and the balance are checked when fitting.
+        initial_labels: Option<Vec<f64>>,
+        /// Ascent steps that refine the most violated label vector of eq. (13) on the
+        /// ℓ2 objective of eq. (11) (ours; default 0 = the paper; see the `ascent` module
+        /// docs in the crate source). Each step costs one kernel product over the support of α.
+        refine_steps: usize,
+        /// The kernel path or the linear feature-space path ([`LgmmcPath`], default
+        /// [`LgmmcPath::Auto`]).
+        path: LgmmcPath,
     }
 }
 

@@ -120,10 +120,9 @@ impl CappedSimplexQp {
             ..Self::default()
         }
     }
-    /// Set the KKT tolerance.
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
+    mkc_core::setters! {
+        /// Set the KKT tolerance.
+        tol: f64,
     }
     /// Set the cap on pair updates.
     pub fn max_iter(mut self, max_iter: usize) -> Self {

@@ -82,35 +82,19 @@ impl IterSvrParams {
             polish: true,
         }
     }
-    /// The SVR's box constraint C > 0.
-    pub fn c(mut self, c: f64) -> Self {
-        self.c = c;
-        self
-    }
-    /// Width ε ≥ 0 of the SVR's insensitive tube (0 = Laplacian loss).
-    pub fn epsilon(mut self, e: f64) -> Self {
-        self.epsilon = e;
-        self
-    }
-    /// The balance bound ℓ as a fraction of N (≥ 0).
-    pub fn balance(mut self, f: f64) -> Self {
-        self.balance = f;
-        self
-    }
-    /// Cap on the SVR / relabelling iterations (≥ 1).
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// KKT tolerance of every SVR solve.
-    pub fn svm_tol(mut self, t: f64) -> Self {
-        self.svm_tol = t;
-        self
-    }
-    /// The SVR solver's [active-set polish](mkc_svm::polish) (default on).
-    pub fn polish(mut self, on: bool) -> Self {
-        self.polish = on;
-        self
+    mkc_core::setters! {
+        /// The SVR's box constraint C > 0.
+        c: f64,
+        /// Width ε ≥ 0 of the SVR's insensitive tube (0 = Laplacian loss).
+        epsilon: f64,
+        /// The balance bound ℓ as a fraction of N (≥ 0).
+        balance: f64,
+        /// Cap on the SVR / relabelling iterations (≥ 1).
+        max_iter: usize,
+        /// KKT tolerance of every SVR solve.
+        svm_tol: f64,
+        /// The SVR solver's [active-set polish](mkc_svm::polish) (default on).
+        polish: bool,
     }
 }
 

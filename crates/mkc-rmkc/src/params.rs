@@ -105,45 +105,23 @@ impl RmkcParams {
             armijo_max_trials: 20,
         }
     }
-    /// The regulariser C > 0 of eq. (4) (the box constraint of the SVM of eq. 10).
-    pub fn c(mut self, c: f64) -> Self {
-        self.c = c;
-        self
-    }
-    /// Candidate label vectors per phase of Algorithm 2 (L ≥ 1).
-    pub fn l(mut self, l: usize) -> Self {
-        self.l = l;
-        self
-    }
-    /// The balance bound ℓ.
-    pub fn balance(mut self, b: Balance) -> Self {
-        self.balance = b;
-        self
-    }
-    /// The p-norm constraint on θ.
-    pub fn norm(mut self, n: Norm) -> Self {
-        self.norm = n;
-        self
-    }
-    /// Number of initial pairs as a fraction of N (≥ 1 pair; the paper: 0.25).
-    pub fn init_pairs(mut self, f: f64) -> Self {
-        self.init_pairs = f;
-        self
-    }
-    /// KKT tolerance of every SVM solve (eq. 10).
-    pub fn svm_tol(mut self, t: f64) -> Self {
-        self.svm_tol = t;
-        self
-    }
-    /// Cap on outer iterations of Algorithm 1.
-    pub fn max_iter(mut self, m: usize) -> Self {
-        self.max_iter = m;
-        self
-    }
-    /// Relative decrease of J below which a θ step counts as "no decrease".
-    pub fn tol(mut self, t: f64) -> Self {
-        self.tol = t;
-        self
+    mkc_core::setters! {
+        /// The regulariser C > 0 of eq. (4) (the box constraint of the SVM of eq. 10).
+        c: f64,
+        /// Candidate label vectors per phase of Algorithm 2 (L ≥ 1).
+        l: usize,
+        /// The balance bound ℓ.
+        balance: Balance,
+        /// The p-norm constraint on θ.
+        norm: Norm,
+        /// Number of initial pairs as a fraction of N (≥ 1 pair; the paper: 0.25).
+        init_pairs: f64,
+        /// KKT tolerance of every SVM solve (eq. 10).
+        svm_tol: f64,
+        /// Cap on outer iterations of Algorithm 1.
+        max_iter: usize,
+        /// Relative decrease of J below which a θ step counts as "no decrease".
+        tol: f64,
     }
     /// Armijo constants: sufficient-decrease σ ∈ (0, 1), backtracking factor β ∈ (0, 1),
     /// and the number of trial steps (≥ 1).

@@ -46,27 +46,22 @@ impl SmoParams {
     pub fn new() -> Self {
         Self::default()
     }
-    /// Tolerance ε on the maximal KKT violation `m(α) − M(α)`.
-    pub fn tol(mut self, tol: f64) -> Self {
-        self.tol = tol;
-        self
+    mkc_core::setters! {
+        /// Tolerance ε on the maximal KKT violation `m(α) − M(α)`.
+        tol: f64,
     }
     /// Iteration cap (one iteration = one pair update).
     pub fn max_iter(mut self, max_iter: usize) -> Self {
         self.max_iter = Some(max_iter);
         self
     }
-    /// Enable or disable shrinking (results agree within the tolerance either way).
-    pub fn shrinking(mut self, on: bool) -> Self {
-        self.shrinking = on;
-        self
-    }
-    /// Enable or disable the [active-set polish](crate::polish) (default off: the
-    /// iterates are then libsvm's). It pays off when many variables are free at the
-    /// optimum and `Q` is ill-conditioned (large C, ε = 0 SVR): see the crate docs.
-    pub fn polish(mut self, on: bool) -> Self {
-        self.polish = on;
-        self
+    mkc_core::setters! {
+        /// Enable or disable shrinking (results agree within the tolerance either way).
+        shrinking: bool,
+        /// Enable or disable the [active-set polish](crate::polish) (default off: the
+        /// iterates are then libsvm's). It pays off when many variables are free at the
+        /// optimum and `Q` is ill-conditioned (large C, ε = 0 SVR): see the crate docs.
+        polish: bool,
     }
 }
 
