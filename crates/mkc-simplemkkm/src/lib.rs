@@ -96,6 +96,7 @@
 
 mod avg;
 pub mod gradient;
+pub mod kamm;
 pub mod line_search;
 mod oracle;
 mod params;
@@ -105,6 +106,7 @@ mod subspace;
 mod update;
 
 pub use avg::{AvgFit, AvgKkm, AvgKkmDiagnostics};
+pub use kamm::{KammA, KammADiagnostics, KammAFit, KammAParams, KammR, KammRParams};
 pub use line_search::{
     Armijo, ArmijoCondition, BracketWidth, GoldenSection, LineSearchResult, Termination,
 };
@@ -118,6 +120,6 @@ pub use simplemkkm::{SimpleMkkm, SimpleMkkmDiagnostics, SimpleMkkmFit, MIN_DELTA
 
 /// The method API and this crate's methods: `use mkc_simplemkkm::prelude::*;`.
 pub mod prelude {
-    pub use crate::{AvgParams, SimpleMkkmParams};
+    pub use crate::{AvgParams, KammAParams, KammRParams, SimpleMkkmParams};
     pub use mkc_core::prelude::*;
 }

@@ -20,7 +20,7 @@ use crate::params::{LineSearch, SimpleMkkmParams};
 use crate::preprocess::Prepared;
 use crate::reduced_gradient::kkt_residual;
 
-use crate::update::{update, Iterate};
+use crate::update::{update, Iterate, Sense};
 
 /// Smallest relative golden-section width used when refining a stalled line search
 /// (the authors' `goldensearchmax`).
@@ -171,6 +171,17 @@ impl SimpleMkkm {
 
     /// Algorithm 1 on prepared kernels.
     fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<SimpleMkkmFit> {
+        self.run_in(prepared, n_clusters, Sense::Minimise)
+    }
+
+    /// Algorithm 1 on prepared kernels, descending on J (SimpleMKKM) or ascending
+    /// (KAMM-R, [`crate::kamm`]).
+    pub(crate) fn run_in(
+        &self,
+        prepared: &Prepared<'_>,
+        n_clusters: usize,
+        sense: Sense,
+    ) -> Result<SimpleMkkmFit> {
         let p = &self.params;
         let views = prepared.views();
         let t0 = Instant::now();
@@ -185,6 +196,7 @@ impl SimpleMkkm {
             trace: Vec::new(),
             iterations: 0,
             diag: SimpleMkkmDiagnostics::default(),
+            sense,
         };
         run.trace.push(run.it.eval.value);
         run.diag.gamma_trace.push(run.it.gamma.clone());
@@ -195,9 +207,10 @@ impl SimpleMkkm {
             trace,
             iterations,
             mut diag,
+            sense,
         } = run;
         record_stats(&mut diag, &obj.stats());
-        diag.kkt_residual = kkt_residual(&it.gamma, &it.grad);
+        diag.kkt_residual = kkt_residual(&it.gamma, &sense.oriented(&it.grad));
         diag.gradient = it.grad;
         diag.optimisation_time = t0.elapsed();
         diag.preprocessing_time = prepared.time;
@@ -223,7 +236,7 @@ impl SimpleMkkm {
         let mut ls = p.line_search;
         let mut failures = 0usize;
         while run.iterations < p.max_iter {
-            let up = update(obj, &run.it, &ls, p.step_cap)?;
+            let up = update(obj, &run.it, &ls, p.step_cap, run.sense)?;
             obj.set_exact_trials(false);
             if up.retry {
                 // The subspace now holds the eigenvectors at the rejected step: search
@@ -258,7 +271,7 @@ impl SimpleMkkm {
             run.diag.gamma_trace.push(run.it.gamma.clone());
             // Algorithm 1, line 7.
             if delta < p.tol {
-                if delta == 0.0 && p.refine_on_stall && self.refine(&mut ls, &run.it) {
+                if delta == 0.0 && p.refine_on_stall && self.refine(&mut ls, &run.it, run.sense) {
                     run.diag.refinements += 1;
                     continue;
                 }
@@ -272,11 +285,11 @@ impl SimpleMkkm {
     /// A stalled golden section although the optimality residual exceeds `kkt_tol`:
     /// narrow the bracket width tenfold (down to [`MIN_DELTA_MAX`]); false when that is
     /// not possible or not needed.
-    fn refine(&self, ls: &mut LineSearch, it: &Iterate) -> bool {
+    fn refine(&self, ls: &mut LineSearch, it: &Iterate, sense: Sense) -> bool {
         let LineSearch::GoldenSection(gs) = ls else {
             return false;
         };
-        let off_optimum = kkt_residual(&it.gamma, &it.grad) > self.params.kkt_tol;
+        let off_optimum = kkt_residual(&it.gamma, &sense.oriented(&it.grad)) > self.params.kkt_tol;
         if !off_optimum || gs.delta_max <= MIN_DELTA_MAX {
             return false;
         }
@@ -294,6 +307,8 @@ struct Descent {
     trace: Vec<f64>,
     iterations: usize,
     diag: SimpleMkkmDiagnostics,
+    /// Descend (SimpleMKKM) or ascend (KAMM-R).
+    sense: Sense,
 }
 
 /// Theorem 1's gradient at an evaluation (with the alignments the subspace solver
@@ -335,3 +350,4 @@ mkc_mkkm::clusterer_by_relaxation!(
     "simplemkkm",
     "SimpleMKKM"
 );
+mkc_mkkm::clusterer_by_relaxation!(crate::KammR, SimpleMkkmDiagnostics, "kamm-r", "KAMM-R");

@@ -29,6 +29,32 @@ use crate::reduced_gradient::{
     descent_direction, max_step, restrict_direction, step_on_simplex, unit_normalised, Direction,
 };
 
+/// Whether Algorithm 1 descends on J (SimpleMKKM, eq. (5)) or ascends on it (KAMM-R,
+/// the paper's max-max ablation of Table 3): the update minimises `sign · J`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sense {
+    /// Minimise J (SimpleMKKM).
+    #[default]
+    Minimise,
+    /// Maximise J (KAMM-R).
+    Maximise,
+}
+
+impl Sense {
+    /// +1 when minimising, −1 when maximising.
+    pub fn sign(self) -> f64 {
+        match self {
+            Sense::Minimise => 1.0,
+            Sense::Maximise => -1.0,
+        }
+    }
+
+    /// The gradient of the minimised function `sign · J` from the gradient of J.
+    pub fn oriented(self, g: &[f64]) -> Vec<f64> {
+        g.iter().map(|v| self.sign() * v).collect()
+    }
+}
+
 /// The current iterate: weights, J with its maximiser, gradient (Theorem 1).
 pub(crate) struct Iterate {
     pub gamma: Vec<f64>,
@@ -57,6 +83,8 @@ struct Trials<'o, 'a> {
     /// Exact evaluations by step.
     done: Vec<(f64, Evaluation)>,
     evaluations: usize,
+    /// [`Sense::sign`]: trial values are `sign · J`.
+    sign: f64,
 }
 
 impl Trials<'_, '_> {
@@ -76,7 +104,7 @@ impl Trials<'_, '_> {
         if let Some(e) = e {
             self.done.push((s, e));
         }
-        Ok(v)
+        Ok(self.sign * v)
     }
 
     /// The exact evaluation at step `s` (made now when the trial was approximate).
@@ -90,12 +118,13 @@ impl Trials<'_, '_> {
     }
 }
 
-/// One γ update from `it` (see the module docs).
+/// One γ update from `it` (see the module docs), decreasing `sense.sign() · J`.
 pub(crate) fn update(
     obj: &mut Oracle<'_>,
     it: &Iterate,
     ls: &LineSearch,
     cap: Option<f64>,
+    sense: Sense,
 ) -> Result<Update> {
     let no_move = |evaluations, termination| Update {
         next: None,
@@ -104,7 +133,8 @@ pub(crate) fn update(
         retry: false,
     };
     let cap_of = |s: f64| cap.map_or(s, |c| s.min(c));
-    let gh = unit_normalised(&it.grad);
+    let grad = sense.oriented(&it.grad);
+    let gh = unit_normalised(&grad);
     let mut dir: Direction = descent_direction(&it.gamma, &gh);
     let Some(scale) = max_step(&it.gamma, &dir.d).filter(|&s| s > 0.0) else {
         return Ok(no_move(0, Termination::NoDescent));
@@ -115,13 +145,14 @@ pub(crate) fn update(
         d: dir.d.clone(),
         done: vec![(0.0, it.eval.clone())],
         evaluations: 0,
+        sign: sense.sign(),
     };
-    let value0 = it.eval.value;
+    let value0 = sense.sign() * it.eval.value;
     let approximate = trials.obj.approximate_trials();
 
     let result: LineSearchResult = match ls {
         LineSearch::Armijo(a) => {
-            let slope = gradient::slope(&it.grad, &dir.d);
+            let slope = gradient::slope(&grad, &dir.d);
             a.search(|s| trials.eval(s), value0, slope, cap_of(scale))?
         }
         LineSearch::GoldenSection(gs) => {
@@ -174,7 +205,7 @@ pub(crate) fn update(
     if result.value < value0 {
         let gamma = step_on_simplex(&trials.base, &trials.d, result.step);
         let eval = trials.exact(result.step)?;
-        if eval.value < value0 {
+        if sense.sign() * eval.value < value0 {
             return Ok(Update {
                 next: Some((gamma, eval)),
                 evaluations,

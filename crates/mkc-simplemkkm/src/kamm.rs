@@ -1,0 +1,279 @@
+//! KAMM-R and KAMM-A, the two alternatives SimpleMKKM's Table 3 compares with (Liu et al.,
+//! ICML, Section 5 "Advantage of Formulation and Optimization"): the kernel alignment
+//! criterion `J(γ) = max_{HᵀH = I_k} tr(Hᵀ K_γ H)`, `K_γ = Σ_p γ_p² K_p`, γ on the simplex,
+//! solved the two other ways the paper describes. No code by the authors is public; both
+//! are reconstructed from that section's one paragraph, with every choice written here.
+//!
+//! # KAMM-R: max over γ, max over H, by reduced gradient
+//! `max_{γ ∈ Δ} J(γ)` with Algorithm 1's machinery ([`KammRParams`] holds a
+//! [`SimpleMkkmParams`]: the same reduced gradient of eqs. (7)–(9), step cap, golden-section
+//! line search, stopping rule `max |Δγ| < tol` and solvers) run as an *ascent*: every
+//! update increases J (the update minimises `−J` along the direction of eq. (9) built
+//! from `−∇J`). J is convex in γ, so its maximum over the simplex is at a vertex — a
+//! single kernel (the one whose top-k eigenvalues sum highest, when the ascent reaches
+//! the global maximum); this is why KAMM-R is the weakest column of Table 3.
+//!
+//! # KAMM-A: min over γ, max over H, by alternation
+//! SimpleMKKM's own objective `min_{γ ∈ Δ} J(γ)` (eq. (4)) solved by the usual
+//! alternation ([`mkc_mkkm::alternation`]): H = the top-k eigenvectors of `K_γ` (the max
+//! over H), then the γ minimising `tr(Hᵀ K_γ H) = Σ_p γ_p² a_p`, `a_p = tr(Hᵀ K_p H)`, for
+//! that fixed H: `γ_p ∝ 1/a_p` (MKKM's closed form with `a_p` in place of MKKM's cost).
+//! The recorded objective is `J(γ_t) = Σ_p γ_{t,p}² a_p(H_t)`, the sum of the k largest
+//! eigenvalues of `K_{γ_t}`. The γ-step minimises a lower bound of J, so J may rise: the
+//! alternation is not a descent method (the paper's reason for KAMM-A's loss to
+//! SimpleMKKM); a fixed point, though, satisfies `γ_p a_p = const`, SimpleMKKM's optimality
+//! condition. Stopping rule (ours, MKKM's baseline): relative change of J below `tol`
+//! (1e-4) or `max_iter` (50) iterations; the returned H is the last one, computed for the
+//! γ before the last update (as MKKM).
+//!
+//! Both: kernels centred then unit diagonal, γ starts at 1/m, labels by k-means on the
+//! row-normalised H (10 replicates), as every method of Tables 2–3.
+
+use std::time::{Duration, Instant};
+
+use faer::{Mat, MatRef};
+use mkc_core::{ParamGuard, Result};
+use mkc_linalg::eigen::EigenOptions;
+use mkc_mkkm::alternation::{alternate, traces};
+use mkc_mkkm::closed_form_weights;
+use mkc_mkkm::params::{check_common, check_stopping, default_eigen_options};
+
+use crate::labels::LabelOptions;
+use crate::params::SimpleMkkmParams;
+use crate::preprocess::{Prepared, Preprocessing};
+use crate::simplemkkm::{SimpleMkkm, SimpleMkkmFit};
+use crate::update::Sense;
+
+/// Parameters of KAMM-R, unchecked: Algorithm 1's settings, run as an ascent.
+///
+/// ```
+/// use mkc_simplemkkm::prelude::*;
+/// let p = KammRParams::new().algorithm(SimpleMkkmParams::new().tol(1e-6));
+/// assert!(p.validate_params().is_ok());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KammRParams {
+    /// Algorithm 1's settings (defaults: the authors' SimpleMKKM code).
+    pub algorithm: SimpleMkkmParams,
+}
+
+impl KammRParams {
+    /// SimpleMKKM's defaults.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    mkc_core::setters! {
+        /// Sets `algorithm`.
+        algorithm: SimpleMkkmParams,
+    }
+}
+
+/// Checked KAMM-R parameters; fits through [`mkc_core::Clusterer`] (registry name
+/// `"kamm-r"`). Weights: γ on the simplex, combined kernel `Σ_p γ_p² K_p`. Objective:
+/// J(γ) at γ = 1/m and after every update (non-decreasing). The fit's result types are
+/// SimpleMKKM's ([`SimpleMkkmFit`], [`SimpleMkkmDiagnostics`]; its `kkt_residual` is that
+/// of the maximisation). Restarts optimise once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KammR {
+    pub(crate) params: SimpleMkkmParams,
+}
+
+impl ParamGuard for KammRParams {
+    type Checked = KammR;
+    fn check(&self) -> Result<KammR> {
+        let checked = self.algorithm.check()?;
+        Ok(KammR {
+            params: checked.params,
+        })
+    }
+}
+
+impl KammR {
+    /// KAMM-R on the base kernels (validated here): the weights and H, without the final
+    /// k-means (the deterministic part of `Clusterer::fit`).
+    pub fn fit_kernels(
+        &self,
+        kernels: &[MatRef<'_, f64>],
+        n_clusters: usize,
+    ) -> Result<SimpleMkkmFit> {
+        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
+        self.run(&prepared, n_clusters)
+    }
+
+    pub(crate) fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<SimpleMkkmFit> {
+        let algorithm = SimpleMkkm {
+            params: self.params.clone(),
+        };
+        algorithm.run_in(prepared, n_clusters, Sense::Maximise)
+    }
+}
+
+/// Parameters of KAMM-A, unchecked (module docs).
+///
+/// ```
+/// use mkc_simplemkkm::prelude::*;
+/// assert!(KammAParams::new().tol(1e-6).validate_params().is_ok());
+/// assert!(KammAParams::new().max_iter(0).validate_params().is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct KammAParams {
+    /// Stop when the relative change of J is below this. Default 1e-4 (MKKM's baseline).
+    pub tol: f64,
+    /// Iteration cap. Default 50 (MKKM's baseline); reaching it is reported as
+    /// `converged = false`, not as an error.
+    pub max_iter: usize,
+    /// Kernel preprocessing (default centre then unit diagonal).
+    pub preprocessing: Preprocessing,
+    /// Eigensolver options.
+    pub eigen: EigenOptions,
+    /// Final k-means on the row-normalised H.
+    pub labels: LabelOptions,
+}
+
+impl Default for KammAParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl KammAParams {
+    /// The defaults (module docs).
+    pub fn new() -> Self {
+        Self {
+            tol: 1e-4,
+            max_iter: 50,
+            preprocessing: Preprocessing::default(),
+            eigen: default_eigen_options(),
+            labels: LabelOptions::default(),
+        }
+    }
+
+    mkc_core::setters! {
+        /// Sets `tol`.
+        tol: f64,
+        /// Sets `max_iter`.
+        max_iter: usize,
+        /// Sets `preprocessing`.
+        preprocessing: Preprocessing,
+        /// Sets `eigen`.
+        eigen: EigenOptions,
+        /// Sets `labels`.
+        labels: LabelOptions,
+    }
+}
+
+/// Checked KAMM-A parameters; fits through [`mkc_core::Clusterer`] (registry name
+/// `"kamm-a"`). Weights: γ on the simplex (combined kernel `Σ_p γ_p² K_p`). Objective:
+/// J(γ_t) per iteration (not monotone). Restarts optimise once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KammA {
+    params: KammAParams,
+}
+
+impl ParamGuard for KammAParams {
+    type Checked = KammA;
+    fn check(&self) -> Result<KammA> {
+        let eigen = check_common(&self.eigen, &self.labels)?;
+        check_stopping(self.tol, self.max_iter)?;
+        Ok(KammA {
+            params: KammAParams {
+                eigen,
+                ..self.clone()
+            },
+        })
+    }
+}
+
+/// Diagnostics of a KAMM-A run. `Diagnostics::entries` lists `converged` (0 or 1) and
+/// `eigensolves`.
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct KammADiagnostics {
+    /// Whether the relative change fell below `tol` before `max_iter`.
+    pub converged: bool,
+    /// Number of top-k eigensolves.
+    pub eigensolves: usize,
+    /// γ at the start and after every update.
+    pub gamma_trace: Vec<Vec<f64>>,
+    /// Wall time of the optimisation (preprocessing excluded).
+    pub optimisation_time: Duration,
+    /// Wall time of preprocessing.
+    pub preprocessing_time: Duration,
+}
+
+mkc_core::impl_diagnostics!(KammADiagnostics {
+    converged,
+    eigensolves
+});
+
+/// Result of the KAMM-A alternation ([`KammA::fit_kernels`]), before the seeded k-means.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct KammAFit {
+    /// Kernel weights on the simplex.
+    pub gamma: Vec<f64>,
+    /// The last H (top-k eigenvectors of `K_γ` for the γ before the last update).
+    pub h: Mat<f64>,
+    /// J(γ_t) at every iteration.
+    pub objective_trace: Vec<f64>,
+    /// Iterations made.
+    pub iterations: usize,
+    /// Counts, times and traces.
+    pub diagnostics: KammADiagnostics,
+}
+
+impl KammA {
+    /// KAMM-A on the base kernels (validated here): the weights and H, without the final
+    /// k-means (the deterministic part of `Clusterer::fit`).
+    pub fn fit_kernels(&self, kernels: &[MatRef<'_, f64>], n_clusters: usize) -> Result<KammAFit> {
+        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
+        self.run(&prepared, n_clusters)
+    }
+
+    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<KammAFit> {
+        let p = &self.params;
+        let views = prepared.views();
+        let t0 = Instant::now();
+        let tr = traces(&views);
+        // b_p = tr K_p − tr(Hᵀ K_p H) from the alternation, so a_p = tr K_p − b_p.
+        let update = |gamma: &[f64], b: &[f64]| -> Result<(Vec<f64>, f64)> {
+            let a: Vec<f64> = tr.iter().zip(b).map(|(t, bp)| t - bp).collect();
+            let value = gamma.iter().zip(&a).map(|(g, ap)| g * g * ap).sum();
+            Ok((closed_form_weights(&a, &tr), value))
+        };
+        let stop = |trace: &[f64]| match trace {
+            [.., prev, value] => ((prev - value) / value).abs() < p.tol,
+            _ => false,
+        };
+        let alt = alternate(
+            "KAMM-A",
+            &views,
+            n_clusters,
+            p.eigen.clone(),
+            p.max_iter,
+            update,
+            stop,
+        )?;
+        Ok(KammAFit {
+            gamma: alt.gamma,
+            h: alt.h,
+            iterations: alt.iterations,
+            objective_trace: alt.trace,
+            diagnostics: KammADiagnostics {
+                converged: alt.converged,
+                eigensolves: alt.eigensolves,
+                gamma_trace: alt.gamma_trace,
+                optimisation_time: t0.elapsed(),
+                preprocessing_time: prepared.time,
+            },
+        })
+    }
+}
+
+mkc_mkkm::relaxed_weights_fit!(KammAFit, KammADiagnostics);
+// KAMM-R's `impl Clusterer` is next to SimpleMKKM's (crate::simplemkkm), where the
+// `relaxed()` of their shared result type is visible.
+mkc_mkkm::clusterer_by_relaxation!(KammA, KammADiagnostics, "kamm-a", "KAMM-A");
+mkc_core::clusterer_via_check!(KammRParams, "kamm-r");
+mkc_core::clusterer_via_check!(KammAParams, "kamm-a");
