@@ -14,7 +14,13 @@
 //! changed in ways the identity does not see (a different recipe for the same dataset
 //! key, a changed algorithm); regenerate from scratch (delete the records file) after
 //! such changes.
+//!
+//! Besides the scores, the index keeps what each successful run produced (weights,
+//! objective trace, iterations, diagnostics; not its labels, which records do not
+//! hold), so that the tables and figures that show a run (learned weights, objective
+//! traces) come out of the records as they come out of a fresh run.
 
+use crate::methods::Outcome;
 use crate::metric::Scores;
 use crate::params::ParamSet;
 use crate::record::{RunRecord, MKC_VERSION};
@@ -33,12 +39,30 @@ struct JobKey {
     kernel: Option<usize>,
 }
 
-/// One recorded run: its seed and its scores, or the error it failed with.
+/// One recorded run: its seed and its scores with what it produced, or the error it
+/// failed with.
 #[derive(Debug, Clone)]
 struct RecordedRun {
     seed: u64,
-    outcome: std::result::Result<Scores, String>,
+    outcome: std::result::Result<(Scores, Outcome), String>,
 }
+
+/// A run's outcome as its record keeps it (no labels).
+fn outcome_of(r: &RunRecord) -> Outcome {
+    Outcome {
+        labels: Vec::new(),
+        weights: r.weights.clone(),
+        objective: r.objective.clone(),
+        iterations: r.iterations,
+        diagnostics: r.diagnostics.clone(),
+        seconds: r.wall_time_s,
+        converged: r.converged,
+        phases: r.phases.clone(),
+    }
+}
+
+/// The recorded outcomes of one job, in seed order (see [`RecordIndex::lookup_outcomes`]).
+pub type RecordedOutcomes = Vec<std::result::Result<(Scores, Outcome), String>>;
 
 /// Recorded runs by job identity (see the module docs). Later records of the same run
 /// replace earlier ones.
@@ -75,17 +99,17 @@ impl RecordIndex {
             let Some(params) = canonical(&r.params) else {
                 continue;
             };
+            let outcome = match (r.metrics, &r.error) {
+                (_, Some(e)) => Err(e.clone()),
+                (Some(s), None) => Ok((s, outcome_of(&r))),
+                (None, None) => continue,
+            };
             let key = JobKey {
                 profile: r.profile,
                 dataset: r.dataset,
                 method: r.method,
                 params,
                 kernel: r.kernel.map(|k| k.0),
-            };
-            let outcome = match (r.metrics, r.error) {
-                (_, Some(e)) => Err(e),
-                (Some(s), None) => Ok(s),
-                (None, None) => continue,
             };
             idx.runs.entry(key).or_default().insert(
                 (r.base_seed, r.restart),
@@ -109,6 +133,26 @@ impl RecordIndex {
         kernel: Option<usize>,
         seeds: &[(u64, usize, u64)],
     ) -> Option<Vec<std::result::Result<Scores, String>>> {
+        let runs = self.lookup_outcomes(profile, dataset, method, params, kernel, seeds)?;
+        Some(
+            runs.into_iter()
+                .map(|r| r.map(|(scores, _)| scores))
+                .collect(),
+        )
+    }
+
+    /// [`lookup`](Self::lookup) with what each successful run produced: its weights,
+    /// objective trace, iterations, diagnostics, convergence, phases and wall time
+    /// (`seconds`); `labels` are empty (records do not keep them).
+    pub fn lookup_outcomes(
+        &self,
+        profile: &str,
+        dataset: &str,
+        method: &str,
+        params: &ParamSet,
+        kernel: Option<usize>,
+        seeds: &[(u64, usize, u64)],
+    ) -> Option<RecordedOutcomes> {
         let key = JobKey {
             profile: profile.to_string(),
             dataset: dataset.to_string(),

@@ -72,11 +72,16 @@ impl DatasetRuns<'_> {
         });
         if let Some(ch) = choice {
             let job_refs: Vec<&Job<'_>> = sr.jobs.iter().map(|&j| &self.jobs[j]).collect();
-            report.example = self.results[sr.jobs[ch.groups[0]]]
-                .as_ref()
-                .and_then(|r| r.outcomes.first())
-                .and_then(|o| o.as_ref().ok())
-                .cloned();
+            // the first run of the chosen group, run now or taken from the records
+            let j = sr.jobs[ch.groups[0]];
+            report.example = match (&self.results[j], &self.recorded[j]) {
+                (Some(r), _) => r.outcomes.first().and_then(|o| o.as_ref().ok()).cloned(),
+                (None, Some(rec)) => rec
+                    .first()
+                    .and_then(|o| o.as_ref().ok())
+                    .map(|o| o.1.clone()),
+                (None, None) => None,
+            };
             report.chosen = Some(describe_choice(col, &job_refs, &ch.groups, self.data));
         }
         report

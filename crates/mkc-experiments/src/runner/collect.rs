@@ -49,7 +49,7 @@ fn recorded_group(job: &Job<'_>, rec: &Recorded, first_error: &mut Option<String
     let mut runs = Vec::new();
     for r in rec {
         match r {
-            Ok(s) => runs.push(*s),
+            Ok((s, _)) => runs.push(*s),
             Err(e) => {
                 first_error.get_or_insert_with(|| e.clone());
             }

@@ -4,15 +4,15 @@
 use crate::config::{Plan, PlanColumn};
 use crate::dataset::Prepared;
 use crate::methods::{self, Input, KernelUse, Outcome};
-use crate::metric::Scores;
 use crate::params::ParamSet;
 use crate::resume::RecordIndex;
 use mkc_core::seed::derive;
 use mkc_core::Result;
 use std::time::Instant;
 
-/// Recorded outcomes of one job: scores per restart, or the error of a failed run.
-pub(super) type Recorded = Vec<std::result::Result<Scores, String>>;
+/// Recorded outcomes of one job: scores and outcome per restart (no labels), or the
+/// error of a failed run.
+pub(super) type Recorded = crate::resume::RecordedOutcomes;
 
 /// A distinct (method, grid, restarts) run of one dataset; columns that ask for the
 /// same runs (e.g. "best kernel" and "average over kernels" of one method) share it.
@@ -115,7 +115,7 @@ pub(super) fn lookup(
         .map(|j| {
             let index = index?;
             let method = j.col.method.as_deref()?;
-            index.lookup(
+            index.lookup_outcomes(
                 &plan.profile,
                 key,
                 method,

@@ -7,13 +7,17 @@
 //!
 //! The work of a dataset is split into specs and jobs (module `jobs`), scored into groups
 //! and run records (module `collect`) and summarised into the cells of its rows (module `cells`).
+//! The same jobs one at a time, to run them elsewhere: [`list_jobs`] and [`job_records`].
 
 mod cells;
 mod collect;
 mod jobs;
+mod one_job;
+
+pub use one_job::{dataset_keys, job_records, list_jobs, prepare_dataset, JobInfo};
 
 use crate::config::Plan;
-use crate::dataset::{prepare, DataSource, Prepared, Unavailable};
+use crate::dataset::{DataSource, Prepared, Unavailable};
 use crate::methods::Outcome;
 use crate::progress::Progress;
 use crate::resume::RecordIndex;
@@ -118,17 +122,6 @@ impl<'p> Rows<'p> {
         }
     }
 
-    /// Dataset keys in order of first use.
-    fn datasets(&self) -> Vec<&'p String> {
-        let mut order: Vec<&String> = Vec::new();
-        for r in self.plan.tables.iter().flat_map(|t| &t.rows) {
-            if !order.contains(&r) {
-                order.push(r);
-            }
-        }
-        order
-    }
-
     /// Every row of dataset `key` could not run, for the same reason.
     fn unavailable(&mut self, key: &str, why: Unavailable, data: Option<&Prepared>) {
         for (ti, t) in self.plan.tables.iter().enumerate() {
@@ -191,7 +184,7 @@ fn run_dataset(
             Some(r)
         })
         .collect();
-    for s in recorded.iter().flatten().flatten().flatten() {
+    for (s, _) in recorded.iter().flatten().flatten().flatten() {
         rows.recorded_runs += 1;
         rows.recorded_seconds += s.time;
     }
@@ -219,13 +212,11 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
     let mut rows = Rows::new(plan);
     // The bar counts jobs; each dataset adds its jobs once its kernels are known.
     let progress = Progress::new(opts.progress);
-    for key in rows.datasets() {
-        let cfg = &plan.datasets[key];
-        let recipe = cfg.recipe.as_ref().and_then(|r| plan.recipes.get(r));
-        progress.message(key);
-        match prepare(opts.source, key, cfg, recipe) {
+    for key in dataset_keys(plan) {
+        progress.message(&key);
+        match prepare_dataset(plan, opts.source, &key) {
             Ok(data) => run_dataset(plan, opts, &data, &progress, &mut rows)?,
-            Err(e) => rows.unavailable(key, Unavailable::from_error(e), None),
+            Err(e) => rows.unavailable(&key, Unavailable::from_error(e), None),
         }
     }
     progress.finish();
