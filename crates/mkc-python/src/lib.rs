@@ -1,9 +1,10 @@
 //! The native part of the Python package `mkc` (the extension module `mkc._mkc`;
 //! the package itself is `python/mkc/`, built by maturin from `pyproject.toml`).
 //!
-//! Thin glue over the workspace, in four groups: the method registry and one `fit`
+//! Thin glue over the workspace, in five groups: the method registry and one `fit`
 //! for every method ([`methods`]), clustering scores ([`metrics`]), kernel recipes
-//! ([`kernels`]) and registered datasets ([`datasets`]). The scikit-learn estimator
+//! ([`kernels`]), registered datasets ([`datasets`], fetched by [`fetch`]) and the
+//! experiment runner, locally or job by job for a Dask cluster ([`sweep`]). The scikit-learn estimator
 //! classes are generated in Python from [`methods::describe`], so a method registered in
 //! `mkc_experiments::methods::all()` needs no code here.
 //!
@@ -16,9 +17,11 @@
 pub mod arrays;
 pub mod datasets;
 pub mod errors;
+pub mod fetch;
 pub mod kernels;
 pub mod methods;
 pub mod metrics;
+pub mod sweep;
 
 use pyo3::prelude::*;
 
@@ -55,7 +58,15 @@ fn _mkc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     submodule(m, "datasets", |s| {
         s.add_function(wrap_pyfunction!(datasets::names, s)?)?;
         s.add_function(wrap_pyfunction!(datasets::summaries, s)?)?;
-        s.add_function(wrap_pyfunction!(datasets::load, s)?)
+        s.add_function(wrap_pyfunction!(datasets::load, s)?)?;
+        s.add_function(wrap_pyfunction!(fetch::fetch, s)?)
+    })?;
+    submodule(m, "sweep", |s| {
+        s.add_function(wrap_pyfunction!(sweep::plan, s)?)?;
+        s.add_function(wrap_pyfunction!(sweep::prepare, s)?)?;
+        s.add_function(wrap_pyfunction!(sweep::jobs, s)?)?;
+        s.add_function(wrap_pyfunction!(sweep::run_job, s)?)?;
+        s.add_function(wrap_pyfunction!(sweep::run_local, s)?)
     })?;
     Ok(())
 }

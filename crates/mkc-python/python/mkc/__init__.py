@@ -8,13 +8,16 @@
 - :mod:`mkc.metrics`: accuracy (Hungarian), NMI (max / arithmetic), purity, ARI.
 - :mod:`mkc.kernels`: the kernel recipes of the experiments and
   :class:`mkc.kernels.KernelTransformer` for pipelines.
-- :mod:`mkc.datasets`: ``load(name)`` over the dataset registry and data directory.
+- :mod:`mkc.datasets`: ``load(name)`` over the dataset registry and data directory,
+  ``fetch(names)`` to download what is missing (``mkc datasets fetch``).
+- :mod:`mkc.sweep`: ``run(config)`` runs an experiment config (``mkc run``), locally
+  or, given a ``dask.distributed.Client``, job by job on a Dask cluster.
 
 Rust errors are raised as ``ValueError`` (``TypeError`` for values of the wrong type,
 ``FileNotFoundError`` for missing data) with the Rust message.
 """
 
-from . import _mkc, datasets, kernels, metrics
+from . import _mkc, datasets, kernels, metrics, sweep
 from ._estimators import _ESTIMATORS, Clusterer, class_name, estimators, methods
 
 globals().update(_ESTIMATORS)
@@ -28,5 +31,6 @@ __all__ = [
     "kernels",
     "methods",
     "metrics",
+    "sweep",
     *sorted(_ESTIMATORS),
 ]
