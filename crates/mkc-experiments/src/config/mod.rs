@@ -39,6 +39,7 @@
 mod parse;
 mod plan;
 mod recipe_check;
+mod row_params;
 mod schema;
 mod table;
 mod validate;

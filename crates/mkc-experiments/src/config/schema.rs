@@ -243,6 +243,12 @@ pub struct ColumnCfg {
     /// Runs per grid point (overrides the table / file value).
     #[serde(default)]
     pub restarts: Option<usize>,
+    /// Which of the table's row parameters this column takes, and under which of its
+    /// method's parameter names: `{ balance = "ell" }` (row key → method parameter;
+    /// `{}` takes none). Absent: every row parameter, each under its own name, and each
+    /// must be a parameter of the column's method.
+    #[serde(default)]
+    pub row_params: Option<BTreeMap<String, String>>,
 }
 
 /// What a figure shows.

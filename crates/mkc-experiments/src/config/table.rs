@@ -28,7 +28,7 @@ pub(super) struct TableCtx<'a> {
     /// `[tables]` key.
     pub tid: &'a str,
     /// `tables.<tid>`.
-    base: String,
+    pub(super) base: String,
     /// `profiles.<profile>.tables.<tid>`.
     obase: String,
 }
@@ -54,7 +54,7 @@ impl<'a> TableCtx<'a> {
         }
     }
 
-    fn err(&self, key: impl Into<String>, reason: impl Into<String>) -> Error {
+    pub(super) fn err(&self, key: impl Into<String>, reason: impl Into<String>) -> Error {
         err(self.src, key, reason)
     }
 
@@ -76,6 +76,7 @@ impl<'a> TableCtx<'a> {
                 return Err(self.err(format!("{base}.row_params.{row}"), "not a row of the table"));
             }
         }
+        self.check_row_keys_taken()?;
         self.check_paper(&metrics, &ids)?;
         self.check_figures()?;
         Ok(PlanTable {
@@ -241,14 +242,17 @@ impl<'a> TableCtx<'a> {
             restarts,
         };
         let Some(mname) = &c.method else {
-            if !grid.is_empty() || !fixed.is_empty() {
-                return Err(self.err(format!("{ck}.method"), "params/grid given but no method"));
+            if !grid.is_empty() || !fixed.is_empty() || c.row_params.is_some() {
+                return Err(self.err(
+                    format!("{ck}.method"),
+                    "params/grid/row_params given but no method",
+                ));
             }
             return Ok(col);
         };
         let method = self.method(&ck, c, mname)?;
         col.points = self.points(method, &ck, &grid, &fixed, &[])?;
-        col.row_points = self.row_points(method, c, &grid, &fixed)?;
+        col.row_points = self.row_points(method, (&ck, c), &grid, &fixed)?;
         col.grid_keys = grid.keys().cloned().collect();
         col.method = Some(mname.clone());
         Ok(col)
@@ -282,14 +286,14 @@ impl<'a> TableCtx<'a> {
         key: &str,
         grid: &Grid,
         fixed: &Fixed,
-        extra: &[(&String, &ParamValue)],
+        extra: &[(String, ParamValue)],
     ) -> Result<Vec<ParamSet>> {
         let specs = method.params();
         expand_grid(fixed, grid)
             .into_iter()
             .map(|mut p| {
                 for (k, v) in extra {
-                    p.insert((*k).clone(), (*v).clone());
+                    p.insert(k.clone(), v.clone());
                 }
                 let set = ParamSet::from_specs(&specs, &p)
                     .map_err(|e| param_err(self.src, key, grid, e))?;
@@ -301,32 +305,25 @@ impl<'a> TableCtx<'a> {
             .collect()
     }
 
-    /// The grid points of every row with row parameters that the method declares.
+    /// The grid points of every row with row parameters for this column (the
+    /// `row_params` module decides which parameters, under which names).
     fn row_points(
         &self,
         method: &dyn Method,
-        c: &ColumnCfg,
+        (ck, c): (&str, &ColumnCfg),
         grid: &Grid,
         fixed: &Fixed,
     ) -> Result<BTreeMap<String, Vec<ParamSet>>> {
-        let specs = method.params();
         let mut row_points = BTreeMap::new();
-        for (row, over) in &self.t.row_params {
-            let own: Vec<(&String, &ParamValue)> = over
-                .iter()
-                .filter(|(k, _)| specs.iter().any(|sp| sp.name == k.as_str()))
-                .collect();
-            if own.is_empty() {
-                continue;
-            }
+        for (row, own) in self.column_row_params(method, ck, c)? {
             let rk = format!("{}.row_params.{row}", self.base);
-            if let Some((k, _)) = own.iter().find(|(k, _)| grid.contains_key(*k)) {
+            if let Some((k, _)) = own.iter().find(|(k, _)| grid.contains_key(k)) {
                 return Err(self.err(
                     format!("{rk}.{k}"),
                     format!("`{k}` is a grid key of column `{}`", c.id),
                 ));
             }
-            row_points.insert(row.clone(), self.points(method, &rk, grid, fixed, &own)?);
+            row_points.insert(row, self.points(method, &rk, grid, fixed, &own)?);
         }
         Ok(row_points)
     }

@@ -398,3 +398,102 @@ fn own_files_are_checked_and_skip_the_registry() {
         assert!(r.contains(why), "{lines}: {r}");
     }
 }
+
+/// GOOD's head with `columns` and the row parameters `rows` (no paper values, a quick
+/// profile without overrides).
+fn with_rows(columns: &str, rows: &str) -> String {
+    let start = GOOD.find("columns = [").unwrap();
+    format!(
+        "{}columns = [\n{columns}\n]\n[tables.t1.row_params]\n{rows}\n[profiles.quick]\nrestarts = 1\n",
+        &GOOD[..start]
+    )
+}
+
+#[test]
+fn a_row_parameter_the_method_does_not_declare_is_an_error_naming_row_key_and_method() {
+    let (k, r) = error_of(&with_rows(
+        r#"{ id = "kkm", label = "KKM", method = "kkm" }, { id = "other", label = "Other" },"#,
+        "toy = { balance = 0.3 }",
+    ));
+    assert_eq!(k, "tables.t1.row_params.toy.balance");
+    for word in ["toy", "balance", "`kkm`", "row_params"] {
+        assert!(r.contains(word), "{word}: {r}");
+    }
+}
+
+#[test]
+fn a_column_row_params_map_selects_and_renames_row_parameters() {
+    // itersvr takes the rows' `balance` as its `ell`; kkm takes none; lgmmc takes it as is.
+    let text = with_rows(
+        r#"{ id = "it", label = "IterSVR", method = "itersvr", row_params = { balance = "ell" } },
+  { id = "kkm", label = "KKM", method = "kkm", row_params = {} },
+  { id = "lg", label = "LG-MMC", method = "lgmmc" },
+  { id = "other", label = "Other" },"#,
+        "toy = { balance = 0.3 }",
+    );
+    let cfg = parse_config("rows.toml", &text).unwrap();
+    let plan = resolve("rows.toml", &cfg, "full", &known).unwrap();
+    let cols = &plan.tables[0].columns;
+    assert_eq!(cols[0].row_points["toy"][0].f64("ell").unwrap(), 0.3);
+    assert!(cols[1].row_points.is_empty());
+    assert_eq!(cols[2].row_points["toy"][0].f64("balance").unwrap(), 0.3);
+    // Without the row, the defaults hold.
+    assert_eq!(cols[0].points[0].f64("ell").unwrap(), 0.03);
+}
+
+#[test]
+fn bad_column_row_params_maps_are_errors() {
+    for (columns, rows, key, why) in [
+        (
+            r#"{ id = "it", label = "I", method = "itersvr", row_params = { balance = "beta" } },"#,
+            "toy = { balance = 0.3 }",
+            "tables.t1.columns[0].row_params.balance",
+            "`beta` is not a parameter of method `itersvr`",
+        ),
+        (
+            r#"{ id = "it", label = "I", method = "itersvr", row_params = { balanse = "ell" } },"#,
+            "toy = { balance = 0.3 }",
+            "tables.t1.columns[0].row_params.balanse",
+            "no row",
+        ),
+        (
+            r#"{ id = "kkm", label = "K", method = "kkm", row_params = {} },"#,
+            "toy = { balance = 0.3 }",
+            "tables.t1.row_params.toy.balance",
+            "no column of the table takes `balance`",
+        ),
+        (
+            r#"{ id = "kkm", label = "K", method = "kkm", row_params = {} }, { id = "other", label = "O", row_params = {} },"#,
+            "toy = { max_iter = 3 }",
+            "tables.t1.columns[1].method",
+            "row_params given but no method",
+        ),
+    ] {
+        let (k, r) = error_of(&with_rows(columns, rows));
+        assert_eq!(k, key, "{columns}");
+        assert!(r.contains(why), "{columns}: {r}");
+    }
+}
+
+#[test]
+fn every_shipped_config_resolves_under_each_of_its_profiles() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.extension().is_none_or(|e| e != "toml")
+            || ["datasets.toml", "recipes.toml"].contains(&name.as_str())
+        {
+            continue;
+        }
+        let (cfg, _) = read_config(&path).unwrap();
+        for profile in std::iter::once("full").chain(cfg.profiles.keys().map(String::as_str)) {
+            if let Err(e) = resolve(&name, &cfg, profile, &|_| true) {
+                panic!("{name} ({profile}): {e}");
+            }
+        }
+        seen += 1;
+    }
+    assert!(seen >= 6, "{seen} configs");
+}

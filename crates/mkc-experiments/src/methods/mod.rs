@@ -69,6 +69,7 @@ macro_rules! adapter {
 
 mod aasc;
 mod avg_kkm;
+mod cpmmc;
 mod gumkl;
 mod itersvr;
 mod kkm;
@@ -115,6 +116,7 @@ pub fn all() -> Vec<&'static dyn Method> {
         &rmkc::Rmkc,
         &itersvr::IterSvr,
         &lgmmc::Lgmmc,
+        &cpmmc::Cpmmc,
         &kmeans::KMeans,
         &sc::Spectral,
     ]
