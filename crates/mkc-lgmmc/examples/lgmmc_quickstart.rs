@@ -11,7 +11,7 @@
 //! of the decision values, as the authors' code). Features are scaled per column to
 //! [−1, 1], as the authors' package does.
 
-use mkc_data::{DataDir, Features, Registry};
+use mkc_data::{Features, Registry};
 use mkc_kernels::{build, KernelSpec, Width};
 use mkc_lgmmc::prelude::*;
 use mkc_lgmmc::{Balance, LabelRule, LgmmcDiagnostics};
@@ -30,18 +30,12 @@ fn report(what: &str, fit: &Clustering<LgmmcDiagnostics>, truth: &[usize]) -> Re
         fit.final_objective().unwrap_or(f64::NAN),
     );
     println!(
-        "  {} label vectors, μ = {:?}, {} α-solves ({} inner iterations), {:.2} s ({})",
+        "  {} label vectors, μ = {:?}, {} α-solves ({} inner iterations), {}",
         d.label_vectors.len(),
         d.mu.iter().map(|m| format!("{m:.3}")).collect::<Vec<_>>(),
         d.alpha_solves,
         d.inner_iterations,
-        fit.timings.wall(),
-        fit.timings
-            .phases()
-            .iter()
-            .map(|(p, s)| format!("{p} {s:.2} s"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        fit.timings,
     );
     Ok(())
 }
@@ -55,13 +49,8 @@ fn main() -> Result<()> {
         Some("eigenvector") => LabelRule::Eigenvector,
         _ => LabelRule::Decision,
     };
-    let dir = DataDir::resolve(None);
-    let ds = match Registry::load_default()?.load(name, &dir) {
-        Ok(ds) => ds,
-        Err(e) => {
-            println!("skip: {name} is not available in the data directory: {e}");
-            return Ok(());
-        }
+    let Some(ds) = Registry::load_or_skip(name)? else {
+        return Ok(());
     };
     let Features::Dense(mut x) = ds.features.clone() else {
         return Err(Error::input(name, "needs dense features"));

@@ -10,7 +10,7 @@
 //! directory is `MKC_DATA_DIR`, else `./data`). C (default 0.1, the best of the paper's
 //! grid on Ionosphere in our Table 2) and the norm on θ: `1` (default), `2` or `none`.
 
-use mkc_data::{DataDir, Features, Registry};
+use mkc_data::{Features, Registry};
 use mkc_kernels::{build, KernelSpec, Normalization};
 use mkc_metrics::{accuracy, nmi, NmiNorm};
 use mkc_rmkc::prelude::*;
@@ -24,13 +24,8 @@ fn main() -> Result<()> {
         Some("none") => Norm::None,
         _ => Norm::L1,
     };
-    let dir = DataDir::resolve(None);
-    let ds = match Registry::load_default()?.load(name, &dir) {
-        Ok(ds) => ds,
-        Err(e) => {
-            println!("skip: {name} is not available in the data directory: {e}");
-            return Ok(());
-        }
+    let Some(ds) = Registry::load_or_skip(name)? else {
+        return Ok(());
     };
     let Features::Dense(x) = &ds.features else {
         return Err(Error::input(name, "needs dense features"));
@@ -53,17 +48,8 @@ fn main() -> Result<()> {
         fit.converged,
     );
     println!(
-        "  SVM solves: {} init, {} θ, {} labels; {:.2} s ({})",
-        d.init_solves,
-        d.theta_solves,
-        d.label_solves,
-        fit.timings.wall(),
-        fit.timings
-            .phases()
-            .iter()
-            .map(|(p, s)| format!("{p} {s:.2} s"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        "  SVM solves: {} init, {} θ, {} labels; {}",
+        d.init_solves, d.theta_solves, d.label_solves, fit.timings,
     );
     let theta = fit.kernel_weights.as_ref().expect("RMKC learns θ");
     println!("  θ on {:?}:", theta.constraint);

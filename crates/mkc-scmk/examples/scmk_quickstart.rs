@@ -9,7 +9,7 @@
 //! and 1e-5 (points of the paper's grid). Rows are scaled to unit length and each kernel
 //! divided by its largest entry, as the authors' scripts do.
 
-use mkc_data::{DataDir, Features, Registry};
+use mkc_data::{Features, Registry};
 use mkc_kernels::{build, KernelSpec, Normalization};
 use mkc_scmk::prelude::*;
 use mkc_scmk::TwinDiagnostics;
@@ -17,18 +17,12 @@ use mkc_scmk::TwinDiagnostics;
 fn report(what: &str, fit: &Clustering<TwinDiagnostics>, truth: &[usize]) -> Result<()> {
     let s = mkc_metrics::score_all(truth, &fit.labels)?;
     println!(
-        "{what}: {s:?}\n  {} iterations (converged: {}), J = {:.6e}, nnz(Z) = {}, {:.2} s ({})",
+        "{what}: {s:?}\n  {} iterations (converged: {}), J = {:.6e}, nnz(Z) = {}, {}",
         fit.iterations,
         fit.converged,
         fit.final_objective().unwrap_or(f64::NAN),
         fit.diagnostics.z_nnz,
-        fit.timings.wall(),
-        fit.timings
-            .phases()
-            .iter()
-            .map(|(p, s)| format!("{p} {s:.2} s"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        fit.timings,
     );
     Ok(())
 }
@@ -38,12 +32,8 @@ fn main() -> Result<()> {
     let name = args.first().map(String::as_str).unwrap_or("optdigits-1v7");
     let alpha: f64 = args.get(1).and_then(|v| v.parse().ok()).unwrap_or(1.0);
     let beta: f64 = args.get(2).and_then(|v| v.parse().ok()).unwrap_or(1e-5);
-    let ds = match Registry::load_default()?.load(name, &DataDir::resolve(None)) {
-        Ok(ds) => ds,
-        Err(e) => {
-            println!("skip: {name} is not available in the data directory: {e}");
-            return Ok(());
-        }
+    let Some(ds) = Registry::load_or_skip(name)? else {
+        return Ok(());
     };
     let Features::Dense(mut x) = ds.features.clone() else {
         return Err(Error::input(name, "needs dense features"));

@@ -67,3 +67,34 @@ impl Timings {
         }
     }
 }
+
+/// `1.23 s (svm 0.80 s, kmeans 0.40 s)`: the wall time, then each phase in first-run order.
+impl std::fmt::Display for Timings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:.2} s", self.wall)?;
+        for (i, (p, s)) in self.phases.iter().enumerate() {
+            let sep = if i == 0 { " (" } else { ", " };
+            write!(f, "{sep}{p} {s:.2} s")?;
+        }
+        if !self.phases.is_empty() {
+            write!(f, ")")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Timings;
+
+    #[test]
+    fn display_lists_wall_time_then_phases_in_order() {
+        let mut t = Timings::default();
+        assert_eq!(t.to_string(), "0.00 s");
+        t.set_wall(1.234);
+        t.add("svm", 0.8);
+        t.add("kmeans", 0.4);
+        t.add("svm", 0.01);
+        assert_eq!(t.to_string(), "1.23 s (svm 0.81 s, kmeans 0.40 s)");
+    }
+}

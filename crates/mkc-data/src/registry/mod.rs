@@ -331,6 +331,23 @@ impl Registry {
         Ok(())
     }
 
+    /// For example programs and benchmarks: the dataset `name` of the default registry
+    /// from the user's data directory (`MKC_DATA_DIR`, else `./data`), or `None` after
+    /// printing why it is not there (missing file, and how to get it), so the program
+    /// can end cleanly instead of failing on a fresh machine.
+    ///
+    /// # Errors
+    /// Only a broken default registry; a missing or unreadable dataset is `Ok(None)`.
+    pub fn load_or_skip(name: &str) -> Result<Option<Dataset>> {
+        match Registry::load_default()?.load(name, &DataDir::resolve(None)) {
+            Ok(ds) => Ok(Some(ds)),
+            Err(e) => {
+                println!("skip: {name} is not available in the data directory: {e}");
+                Ok(None)
+            }
+        }
+    }
+
     /// Load `name` from `dir`: verify checksums, read, select, preprocess, and check
     /// the result against the entry's `expect`.
     pub fn load(&self, name: &str, dir: &DataDir) -> Result<Dataset> {
