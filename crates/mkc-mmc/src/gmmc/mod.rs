@@ -55,6 +55,7 @@
 
 mod barrier;
 mod fit;
+mod newton;
 mod params;
 mod relaxation;
 mod rounding;

@@ -65,13 +65,13 @@ impl GmmcParams {
         energy_tol: f64,
         /// … but at most `max_rank` (default 300; the SDP's matrix is (r+1) x (r+1)).
         max_rank: usize,
-        /// Barrier solver: relative certified duality gap that stops it (default 1e-5).
+        /// Barrier solver: relative certified duality gap that stops it (default 1e-4).
         gap_tol: f64 => solver,
         /// Barrier solver: Newton decrement `λ²/t` that ends a round (default 1e-3).
         center_tol: f64 => solver,
-        /// Barrier solver: cap on Newton steps (default 400).
+        /// Barrier solver: cap on Newton steps (default 1000).
         max_newton: usize => solver,
-        /// Barrier solver: factor by which t shrinks per round (default 0.1).
+        /// Barrier solver: factor by which t shrinks per round (default 0.3).
         shrink: f64 => solver,
     }
 }

@@ -100,29 +100,6 @@ impl Relaxation {
         }
     }
 
-    /// `h_C(γ + δ) − h_C(γ)` without cancellation where both lie on one piece.
-    pub(crate) fn h_change(&self, g: f64, d: f64) -> f64 {
-        let (c, half) = (self.c, 0.5 * self.c);
-        let e = g + d;
-        if g <= half && e <= half {
-            d
-        } else if g > half && e > half {
-            c * c * d / (4.0 * g * e)
-        } else {
-            self.h(e) - self.h(g)
-        }
-    }
-
-    /// `h_C'(γ) = s*(γ)²` (envelope theorem) and `h_C''(γ)`.
-    pub(crate) fn dh(&self, g: f64) -> (f64, f64) {
-        let c = self.c;
-        if g <= 0.5 * c {
-            (1.0, 0.0)
-        } else {
-            (c * c / (4.0 * g * g), -c * c / (2.0 * g * g * g))
-        }
-    }
-
     /// The dual objective of (D1), `Σ h_C(γ_i) − ν β²` (a lower bound on (P1) whenever
     /// `S(γ, ν) ⪰ 0`).
     pub fn dual_objective(&self, gamma: &[f64], nu: f64) -> f64 {
