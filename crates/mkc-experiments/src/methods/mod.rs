@@ -70,6 +70,7 @@ macro_rules! adapter {
 mod aasc;
 mod avg_kkm;
 mod cpmmc;
+mod gmmc;
 mod gumkl;
 mod itersvr;
 mod kkm;
@@ -116,6 +117,7 @@ pub fn all() -> Vec<&'static dyn Method> {
         &rmkc::Rmkc,
         &itersvr::IterSvr,
         &lgmmc::Lgmmc,
+        &gmmc::Gmmc,
         &cpmmc::Cpmmc,
         &kmeans::KMeans,
         &sc::Spectral,
