@@ -30,7 +30,8 @@
 //! 3. Labels: rows of the last H normalised, k-means (10 replicates; [`crate::labels`]).
 //!
 //! Cost: one O(n³) eigendecomposition per iteration (≈ 1.6 s at n = 2000 on one core
-//! here) plus O(m n²) for the QP inputs and the objective; memory: G, A, the
+//! of this machine when idle; block Lanczos instead when G has low rank, see
+//! [`Projection`]) plus O(m n²) for the QP inputs and the objective; memory: G, A, the
 //! eigenvectors and `K_γ` (four n x n matrices) besides the kernels.
 //!
 //! # Hyper-parameters
@@ -54,6 +55,7 @@ use crate::simplex_qp::{quadratic_form, simplex_weights};
 use projection::{neighbourhood_kernel, Neighbourhood};
 
 pub use params::OnkcParams;
+pub use projection::Projection;
 
 /// Checked ONKC parameters (from [`OnkcParams`] through
 /// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through
@@ -74,7 +76,8 @@ pub struct Onkc {
 pub struct OnkcDiagnostics {
     /// Whether the relative change fell below `tol` before `max_iter`.
     pub converged: bool,
-    /// Full eigendecompositions made (one per G-step).
+    /// Full eigendecompositions made (G-steps with [`Projection::Dense`] or a rank of G
+    /// above n/10; the other G-steps use block Lanczos).
     pub eigendecompositions: usize,
     /// Their total time.
     pub eigen_time: Duration,
@@ -252,6 +255,7 @@ impl Onkc {
                 top: Mat::zeros(0, 0),
                 top_values: Vec::new(),
                 rank: 0,
+                dense: false,
             },
             h,
             k_gamma,
@@ -263,9 +267,19 @@ impl Onkc {
     /// The G-step at the state's `K_γ` and H, counted and timed.
     fn g_step(&self, st: &State, k: usize, diag: &mut OnkcDiagnostics) -> Result<Neighbourhood> {
         let t = Instant::now();
-        let nb = neighbourhood_kernel(st.k_gamma.as_ref(), st.h.as_ref(), self.params.rho, k)?;
+        let p = &self.params;
+        let hint = diag.rank_trace.last().copied().unwrap_or(0);
+        let nb = neighbourhood_kernel(
+            st.k_gamma.as_ref(),
+            st.h.as_ref(),
+            p.rho,
+            k,
+            p.projection,
+            hint,
+            &p.eigen,
+        )?;
         diag.eigen_time += t.elapsed();
-        diag.eigendecompositions += 1;
+        diag.eigendecompositions += usize::from(nb.dense);
         diag.rank_trace.push(nb.rank);
         Ok(nb)
     }

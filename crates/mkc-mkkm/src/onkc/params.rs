@@ -9,6 +9,8 @@ use crate::params::{check_common, check_stopping, default_eigen_options};
 use crate::preprocess::Preprocessing;
 use crate::simplex_qp::check_zero_weight;
 
+use super::Projection;
+
 /// Parameters of ONKC (Liu et al., AAAI 2017), unchecked. The number of clusters and the
 /// seed are given when fitting ([`mkc_core::Clusterer::fit`]).
 ///
@@ -35,10 +37,15 @@ pub struct OnkcParams {
     /// Weights below this are set to 0 after each QP, the rest renormalised. Default
     /// 1e-8 (authors).
     pub zero_weight: f64,
+    /// How the G-step's PSD projection is computed ([`Projection`]): default
+    /// [`Projection::Auto`] (block Lanczos while G has low rank, same G to the
+    /// eigensolver tolerance); [`Projection::Dense`] is the authors' full decomposition.
+    pub projection: Projection,
     /// Kernel preprocessing. Default centre, then unit diagonal (authors' `kcenter`,
     /// `knorm`).
     pub preprocessing: Preprocessing,
-    /// Eigensolver options of the first H (top-k eigenvectors of the average kernel).
+    /// Eigensolver options of the first H (top-k eigenvectors of the average kernel) and
+    /// of the low-rank projections.
     pub eigen: EigenOptions,
     /// Final k-means on the row-normalised H.
     pub labels: LabelOptions,
@@ -59,6 +66,7 @@ impl OnkcParams {
             tol: 1e-3,
             max_iter: 51,
             zero_weight: 1e-8,
+            projection: Projection::Auto,
             preprocessing: Preprocessing::default(),
             eigen: default_eigen_options(),
             labels: LabelOptions::default(),
@@ -76,6 +84,8 @@ impl OnkcParams {
         max_iter: usize,
         /// Sets `zero_weight`.
         zero_weight: f64,
+        /// Sets `projection`.
+        projection: Projection,
         /// Sets `preprocessing`.
         preprocessing: Preprocessing,
         /// Sets `eigen`.

@@ -1,6 +1,6 @@
 //! ONKC's steps against their definitions on small problems.
 
-use super::projection::{neighbourhood_kernel, project_psd, shifted_kernel};
+use super::projection::{neighbourhood_kernel, project_psd, shifted_kernel, Projection};
 use super::*;
 use crate::simplex_qp::quadratic_form;
 use faer::Mat;
@@ -95,7 +95,16 @@ fn g_step_minimises_the_objective_over_psd_matrices() {
         .vectors;
     let m = crate::mkkm_mir::regularisation_matrix(&views).unwrap();
     for rho in [0.125, 1.0, 16.0] {
-        let nb = neighbourhood_kernel(kg.as_ref(), h.as_ref(), rho, 2).unwrap();
+        let nb = neighbourhood_kernel(
+            kg.as_ref(),
+            h.as_ref(),
+            rho,
+            2,
+            Projection::Dense,
+            0,
+            &Default::default(),
+        )
+        .unwrap();
         let f = |g: &Mat<f64>| {
             objective(
                 g.as_ref(),
@@ -256,7 +265,67 @@ fn trace_never_increases_and_weights_stay_on_the_simplex() {
         assert!(fit.iterations >= 3, "{tr:?}");
         assert!((fit.gamma.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         assert!(fit.gamma.iter().all(|&g| g >= 0.0));
-        assert_eq!(fit.diagnostics.eigendecompositions, fit.iterations + 1);
+        assert_eq!(fit.diagnostics.rank_trace.len(), fit.iterations + 1);
         assert_eq!(fit.diagnostics.gamma_trace.len(), fit.iterations + 1);
     }
+}
+
+#[test]
+fn low_rank_projection_equals_the_full_one() {
+    // n = 300 > the eigensolver's dense size, so block Lanczos runs; small ρ, low rank
+    let ks = kernels(300);
+    let views: Vec<_> = ks.iter().map(|m| m.as_ref()).collect();
+    let gamma = [0.3, 0.3, 0.4];
+    let kg = mkc_linalg::weighted_sum(&gamma, &views).unwrap();
+    let eigen = crate::default_eigen_options();
+    let h = mkc_linalg::eigen::top_k(kg.as_ref(), 2, &eigen)
+        .unwrap()
+        .vectors;
+    for (rho, hint) in [(2f64.powi(-7), 0), (0.05, 0), (0.05, 25)] {
+        let auto = neighbourhood_kernel(
+            kg.as_ref(),
+            h.as_ref(),
+            rho,
+            2,
+            Projection::Auto,
+            hint,
+            &eigen,
+        )
+        .unwrap();
+        let dense = neighbourhood_kernel(
+            kg.as_ref(),
+            h.as_ref(),
+            rho,
+            2,
+            Projection::Dense,
+            0,
+            &eigen,
+        )
+        .unwrap();
+        assert!(!auto.dense && dense.dense, "ρ = {rho}: rank {}", dense.rank);
+        assert_eq!(auto.rank, dense.rank);
+        let scale = dense.top_values[0];
+        let diff = (0..300)
+            .flat_map(|j| (0..300).map(move |i| (i, j)))
+            .map(|(i, j)| (auto.g[(i, j)] - dense.g[(i, j)]).abs())
+            .fold(0.0, f64::max);
+        assert!(diff < 1e-7 * scale, "ρ = {rho}: {diff}");
+        let aligned = |nb: &Neighbourhood| {
+            mkc_linalg::trace_quadratic(dense.g.as_ref(), nb.top.as_ref()).unwrap()
+        };
+        assert!((aligned(&auto) - aligned(&dense)).abs() < 1e-7 * scale);
+    }
+    // a full-rank kernel keeps every eigenvalue: the full decomposition is used
+    let full = Mat::from_fn(300, 300, |i, j| kg[(i, j)] + if i == j { 0.5 } else { 0.0 });
+    let big = neighbourhood_kernel(
+        full.as_ref(),
+        h.as_ref(),
+        512.0,
+        2,
+        Projection::Auto,
+        0,
+        &eigen,
+    )
+    .unwrap();
+    assert!(big.dense && big.rank == 300);
 }
