@@ -73,6 +73,7 @@ mod cpmmc;
 mod gmmc;
 mod gumkl;
 mod itersvr;
+mod kamm;
 mod kkm;
 mod kmeans;
 mod lf_mvc;
@@ -110,6 +111,8 @@ pub fn all() -> Vec<&'static dyn Method> {
         &mkkm::MkkmMir,
         &onkc::Onkc,
         &lkam::Lkam,
+        &kamm::KammR,
+        &kamm::KammA,
         &lf_mvc::LfMvc,
         &mkkm_mm::MkkmMm,
         &rkkm::Rkkm,

@@ -17,7 +17,8 @@ pub struct SimpleMkkm;
 /// Avg-KKM in the authors' spectral form.
 pub struct AvgKkmSpectral;
 
-fn simplemkkm_params(p: &ParamSet) -> Result<SimpleMkkmParams> {
+/// Algorithm 1's settings from the parameter set (also KAMM-R's, `methods/kamm.rs`).
+pub(super) fn simplemkkm_params(p: &ParamSet) -> Result<SimpleMkkmParams> {
     let (labels, prep) = labels_and_prep(p)?;
     let cap = p.f64("step_cap")?;
     let ls = match p.str("line_search")? {
@@ -45,7 +46,8 @@ fn avg_params(p: &ParamSet) -> Result<AvgParams> {
     Ok(AvgParams::new().preprocessing(prep).labels(labels))
 }
 
-const SIMPLEMKKM_PARAMS: [ParamSpec; 7] = [
+/// Algorithm 1's options (also KAMM-R's).
+pub(super) const SIMPLEMKKM_PARAMS: [ParamSpec; 7] = [
     ParamSpec::new("tol", ParamKind::Float, "1e-5", "stop at max |Δγ| < tol (authors' code 1e-5; the paper's Algorithm 1 says 1e-4)"),
     ParamSpec::new("max_iter", ParamKind::Int, "200", "cap on γ updates (authors: none)"),
     ParamSpec::new("step_cap", ParamKind::Float, "0.1", "cap on the step to the simplex boundary (authors: 0.1; inf = SimpleMKL's uncapped step)"),
