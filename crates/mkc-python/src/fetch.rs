@@ -26,10 +26,12 @@ fn seconds(name: &str, s: f64, zero_ok: bool) -> Result<Duration> {
     Ok(Duration::from_secs_f64(s))
 }
 
-/// The options of one fetch (seconds as Python gives them), checked by
-/// [`FetchOptions::validate`] too. The stale-lock age is the default or twice the
-/// timeout, whichever is longer.
-struct Settings {
+/// The options of one fetch as the Python side passes them (a dict; seconds as
+/// floats), checked by [`FetchOptions::validate`] too. The stale-lock age is the
+/// default or twice the timeout, whichever is longer.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct Settings {
     attempts: i64,
     timeout: f64,
     backoff: f64,
@@ -130,35 +132,22 @@ fn report_dict<'py>(py: Python<'py>, r: FileReport) -> PyResult<Bound<'py, PyDic
 
 /// Fetch every file of the datasets `names` into the data directory (`data_dir`, else
 /// `$MKC_DATA_DIR`, else `./data`) from the built-in registry or the registry file
-/// `registry`; one dict per file (see `report_dict`), in the order fetched. Raises
-/// before anything is fetched for no names, an unknown name or bad options.
+/// `registry`, with `options` (a dict: `attempts`, `timeout`, `backoff`,
+/// `max_backoff`, `lock_wait` in seconds, `local_copies`); `progress` is called with
+/// each file's line when it is done. One dict per file (see `report_dict`), in the
+/// order fetched. Raises before anything is fetched for no names, an unknown name or
+/// bad options.
 #[pyfunction]
-#[pyo3(signature = (names, data_dir=None, registry=None, attempts=4, timeout=30.0,
-    backoff=1.0, max_backoff=30.0, lock_wait=600.0, local_copies=Vec::new(), progress=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (names, options, data_dir=None, registry=None, progress=None))]
 pub fn fetch<'py>(
     py: Python<'py>,
     names: Vec<String>,
+    options: Settings,
     data_dir: Option<PathBuf>,
     registry: Option<PathBuf>,
-    attempts: i64,
-    timeout: f64,
-    backoff: f64,
-    max_backoff: f64,
-    lock_wait: f64,
-    local_copies: Vec<PathBuf>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let opts = Settings {
-        attempts,
-        timeout,
-        backoff,
-        max_backoff,
-        lock_wait,
-        local_copies,
-    }
-    .options()
-    .py()?;
+    let opts = options.options().py()?;
     let reg = match &registry {
         Some(p) => Registry::from_path(p),
         None => Registry::load_default(),

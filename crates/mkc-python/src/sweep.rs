@@ -38,8 +38,10 @@ fn load(config: &Path, profile: &str, data_dir: Option<&Path>) -> Result<Loaded>
     Ok(Loaded { plan, hash, source })
 }
 
-/// What identifies a loaded config and a prepared dataset in a worker's memory.
-type Key = (PathBuf, String, Option<PathBuf>, String);
+/// What identifies a loaded config and a prepared dataset in a worker's memory: the
+/// config file, the profile, the data directory and the hash of the config text when
+/// the sweep began.
+pub type Key = (PathBuf, String, Option<PathBuf>, String);
 
 /// Datasets a worker process keeps prepared (the most recent ones).
 const KEEP: usize = 2;
@@ -134,17 +136,10 @@ pub fn plan<'py>(
 
 /// On a worker: prepare dataset `name` (kept for the jobs that follow) and return its
 /// number of kernels, or None with the reason when it cannot be prepared (missing data:
-/// its rows say so in the tables).
+/// its rows say so in the tables). `key`: (config file, profile, data directory, the
+/// config hash the sweep began with).
 #[pyfunction]
-pub fn prepare(
-    py: Python<'_>,
-    config: PathBuf,
-    profile: String,
-    data_dir: Option<PathBuf>,
-    config_hash: String,
-    name: &str,
-) -> PyResult<(Option<usize>, Option<String>)> {
-    let key = (config, profile, data_dir, config_hash);
+pub fn prepare(py: Python<'_>, key: Key, name: &str) -> PyResult<(Option<usize>, Option<String>)> {
     py.detach(|| {
         let l = loaded(&key)?;
         Ok(match prepared(&key, &l, name) {
@@ -178,17 +173,9 @@ pub fn jobs(
 
 /// On a worker: run job `index` of dataset `name` and return its run records as JSON
 /// lines (each ending with a newline), the lines the local runner appends for it.
+/// `key` as for [`prepare`].
 #[pyfunction]
-pub fn run_job(
-    py: Python<'_>,
-    config: PathBuf,
-    profile: String,
-    data_dir: Option<PathBuf>,
-    config_hash: String,
-    name: &str,
-    index: usize,
-) -> PyResult<String> {
-    let key = (config, profile, data_dir, config_hash);
+pub fn run_job(py: Python<'_>, key: Key, name: &str, index: usize) -> PyResult<String> {
     py.detach(|| -> Result<String> {
         let l = loaded(&key)?;
         let data = prepared(&key, &l, name)?;

@@ -74,9 +74,8 @@ def all_jobs(config, profile, records=None):
     """Every job of the config (each dataset prepared here to count its kernels)."""
     out = []
     for name in mkc._mkc.sweep.plan(str(config), profile, str(DATA))["datasets"]:
-        n_kernels, why = mkc._mkc.sweep.prepare(
-            str(config), profile, str(DATA), _hash(config, profile), name
-        )
+        key = (str(config), profile, str(DATA), _hash(config, profile))
+        n_kernels, why = mkc._mkc.sweep.prepare(key, name)
         if n_kernels is not None:
             out += mkc.sweep.jobs(config, profile, dataset=name, n_kernels=n_kernels,
                                   data_dir=DATA, records=records)
@@ -112,18 +111,18 @@ def test_jobs_follow_the_runner_and_workers_check_the_config(tmp_path):
     assert [j.index for j in jobs] == list(range(16))
     assert all(j.runs == 2 and not j.recorded and j.dataset == "shapes" for j in jobs)
     assert mkc.sweep.jobs(EXAMPLE, "quick", dataset="nope", n_kernels=6) == []
-    args = (str(EXAMPLE), "quick", str(DATA))
-    good = _hash(EXAMPLE, "quick")
+    key = (str(EXAMPLE), "quick", str(DATA), _hash(EXAMPLE, "quick"))
     with pytest.raises(ValueError, match="changed since the sweep began"):
-        mkc._mkc.sweep.run_job(*args, "0123456789abcdef", "shapes", 0)
+        mkc._mkc.sweep.run_job(key[:3] + ("0123456789abcdef",), "shapes", 0)
     with pytest.raises(ValueError, match="`job`"):
-        mkc._mkc.sweep.run_job(*args, good, "shapes", 16)
-    recs = mkc._mkc.sweep.run_job(*args, good, "shapes", 15).splitlines()
+        mkc._mkc.sweep.run_job(key, "shapes", 16)
+    recs = mkc._mkc.sweep.run_job(key, "shapes", 15).splitlines()
     assert len(recs) == 2 and all(json.loads(r)["method"] == "gumkl" for r in recs)
-    n_kernels, why = mkc._mkc.sweep.prepare(*args, good, "shapes")
-    assert (n_kernels, why) == (6, None)
-    n_kernels, why = mkc._mkc.sweep.prepare(str(EXAMPLE), "quick", str(tmp_path), good, "shapes")
+    assert mkc._mkc.sweep.prepare(key, "shapes") == (6, None)
+    n_kernels, why = mkc._mkc.sweep.prepare(key[:2] + (str(tmp_path), key[3]), "shapes")
     assert n_kernels == 6, "own data comes from the config's folder, not the data directory"
+    n_kernels, why = mkc._mkc.sweep.prepare(key, "nope")
+    assert n_kernels is None and "`nope`" in why
     with pytest.raises(FileNotFoundError):
         mkc.sweep.run(tmp_path / "none.toml")
     with pytest.raises(ValueError, match="profile"):

@@ -121,16 +121,19 @@ def fetch(
     if isinstance(local_copies, str):
         local_copies = [local_copies]
     progress = (lambda line: print(line, file=sys.stderr, flush=True)) if verbose else None
-    reports = _mkc.datasets.fetch(
-        [str(n) for n in names],
-        None if data_dir is None else str(data_dir),
-        registry=None if registry is None else str(registry),
+    options = dict(
         attempts=attempts,
         timeout=timeout,
         backoff=backoff,
         max_backoff=max_backoff,
         lock_wait=lock_wait,
         local_copies=[str(p) for p in local_copies],
+    )
+    reports = _mkc.datasets.fetch(
+        [str(n) for n in names],
+        options,
+        None if data_dir is None else str(data_dir),
+        registry=None if registry is None else str(registry),
         progress=progress,
     )
     out = [Bunch(**r) for r in reports]

@@ -89,14 +89,15 @@ def _append(path, text):
         os.fsync(f.fileno())
 
 
-def _prepare_task(config, profile, data_dir, config_hash, name):
-    """On a worker: the number of kernels of dataset ``name``, or why it has none."""
-    return _mkc.sweep.prepare(config, profile, data_dir, config_hash, name)
+def _prepare_task(key, name):
+    """On a worker: the number of kernels of dataset ``name``, or why it has none.
+    ``key``: (config file, profile, data directory, config hash)."""
+    return _mkc.sweep.prepare(key, name)
 
 
-def _job_task(config, profile, data_dir, config_hash, name, index):
+def _job_task(key, name, index):
     """On a worker: the run records of one job, as JSON lines."""
-    return _mkc.sweep.run_job(config, profile, data_dir, config_hash, name, index)
+    return _mkc.sweep.run_job(key, name, index)
 
 
 def _on_dask(client, cfg, info, records, resume, on_job, timeout):
@@ -108,7 +109,7 @@ def _on_dask(client, cfg, info, records, resume, on_job, timeout):
     meta = {}
     preps = []
     for name in info["datasets"]:
-        f = client.submit(_prepare_task, *common, name, pure=False)
+        f = client.submit(_prepare_task, common, name, pure=False)
         meta[f.key] = ("prepare", name, None)
         preps.append(f)
     done = as_completed(preps, timeout=timeout)
@@ -136,7 +137,7 @@ def _on_dask(client, cfg, info, records, resume, on_job, timeout):
             )
             for j in listed:
                 if not j.recorded:
-                    f = client.submit(_job_task, *common, name, j.index, pure=False)
+                    f = client.submit(_job_task, common, name, j.index, pure=False)
                     meta[f.key] = ("job", name, j)
                     done.add(f)
         else:
