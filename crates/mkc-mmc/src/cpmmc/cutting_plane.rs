@@ -13,6 +13,7 @@
 //! `v = (1/n) Σᵢ cᵢ (1 − |fᵢ|)`; the loop stops when `v ≤ ξ + ε` (the paper's rule) or
 //! the cut is already in Ω, and otherwise adds it.
 
+use super::cuts::CutSet;
 use super::dual::{solve_step, StepData};
 use super::gram::Gram;
 use super::params::{Cpmmc, CpmmcInit};
@@ -98,9 +99,8 @@ pub(crate) fn most_violated(f: &[f64]) -> (Vec<bool>, f64) {
     (c, v)
 }
 
-/// The current hyperplane: `w = Φ̃ᵀβ`, its decision values and norm.
+/// The current hyperplane: its decision values, centred bias and `‖w‖²`.
 struct Point {
-    beta: Vec<f64>,
     bias: f64,
     f: Vec<f64>,
     w_norm2: f64,
@@ -148,7 +148,6 @@ impl Cpmmc {
         f.iter_mut().for_each(|v| *v *= t);
         let w_norm2 = dot(&beta, &f).max(0.0);
         Ok(Point {
-            beta,
             bias: 0.0,
             f,
             w_norm2,
@@ -165,7 +164,7 @@ impl Cpmmc {
         let p = &self.p;
         let mut pt = timings.time("init", || self.start(gram, seed))?;
         let (first, mut violation) = most_violated(&pt.f);
-        let mut cuts = vec![first];
+        let mut cuts = CutSet::new(gram, first, signs(&pt.f));
         let mut out = LoopResult {
             decision: Vec::new(),
             w_norm2: 0.0,
@@ -181,24 +180,24 @@ impl Cpmmc {
         };
         for _ in 0..p.max_iter {
             out.round_starts.push(out.cccp_objective.len());
-            let obj = self.cccp(gram, &cuts, &mut pt, &mut out, timings)?;
+            let obj = self.cccp(gram, &mut cuts, &mut pt, &mut out, timings)?;
             out.round_objective.push(obj);
             let (c, v) = timings.time("violated", || most_violated(&pt.f));
             violation = v;
-            let xi = working_set_slack(&cuts, &pt.f);
+            let xi = working_set_slack(&cuts.cuts, &pt.f);
             if v <= xi + p.epsilon {
                 out.stop = CpmmcStop::Converged;
                 break;
             }
-            if cuts.contains(&c) {
+            if cuts.cuts.contains(&c) {
                 out.stop = CpmmcStop::RepeatedConstraint;
                 break;
             }
-            cuts.push(c);
+            timings.time("gram", || cuts.push(gram, c));
         }
-        out.xi = working_set_slack(&cuts, &pt.f);
+        out.xi = working_set_slack(&cuts.cuts, &pt.f);
         out.violation = violation;
-        out.cuts = cuts.len();
+        out.cuts = cuts.cuts.len();
         out.w_norm2 = pt.w_norm2;
         out.bias = pt.bias;
         out.decision = pt.f;
@@ -210,31 +209,32 @@ impl Cpmmc {
     fn cccp(
         &self,
         gram: &dyn Gram,
-        cuts: &[Vec<bool>],
+        cuts: &mut CutSet,
         pt: &mut Point,
         out: &mut LoopResult,
         timings: &mut Timings,
     ) -> Result<f64> {
         let p = &self.p;
-        let objective = |pt: &Point| 0.5 * pt.w_norm2 + p.c * working_set_slack(cuts, &pt.f);
-        let mut prev = objective(pt);
+        let objective = |pt: &Point, cuts: &CutSet| {
+            0.5 * pt.w_norm2 + p.c * working_set_slack(&cuts.cuts, &pt.f)
+        };
+        let mut prev = objective(pt, cuts);
         out.cccp_objective.push(prev);
         for _ in 0..p.cccp_max_iter {
-            let s: Vec<f64> =
-                pt.f.iter()
-                    .map(|v| if *v >= 0.0 { 1.0 } else { -1.0 })
-                    .collect();
-            let data = timings.time("gram", || StepData::new(gram, cuts, &s));
+            let data = timings.time("gram", || {
+                cuts.set_signs(gram, &signs(&pt.f));
+                StepData::new(gram, cuts)
+            });
             let step = timings.time("qp", || solve_step(&data, p.c, p.balance))?;
             out.qp_iterations += step.qp.iterations;
-            let g_beta = timings.time("gram", || gram.apply(&step.beta));
+            let e_lambda = cuts.combine(&step.lambda);
+            let f = timings.time("gram", || gram.decision(&e_lambda));
             *pt = Point {
-                f: g_beta.iter().map(|v| v + step.bias).collect(),
-                beta: step.beta,
+                f: f.iter().map(|v| v + step.bias).collect(),
                 bias: step.bias,
                 w_norm2: step.w_norm2,
             };
-            let now = objective(pt);
+            let now = objective(pt, cuts);
             out.cccp_objective.push(now);
             let (decrease, now_prev) = (prev - now, prev);
             prev = now;
@@ -244,4 +244,11 @@ impl Cpmmc {
         }
         Ok(prev)
     }
+}
+
+/// CCCP's signs of the decision values (0 counts as +1).
+pub(crate) fn signs(f: &[f64]) -> Vec<f64> {
+    f.iter()
+        .map(|v| if *v >= 0.0 { 1.0 } else { -1.0 })
+        .collect()
 }

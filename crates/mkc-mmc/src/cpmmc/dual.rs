@@ -31,6 +31,7 @@
 //! active cuts", which fails when no cut is active or every active `s̄_j` is 0; strong
 //! duality (primal = dual objective) is checked by the tests.
 
+use super::cuts::CutSet;
 use super::gram::Gram;
 use super::qp::{dot, solve_std_qp, QpSolution};
 use faer::Mat;
@@ -41,10 +42,8 @@ pub(crate) const QP_TOL: f64 = 1e-10;
 /// Iteration cap of the interior-point solver.
 const QP_MAX_ITER: usize = 200;
 
-/// The data of one step's dual: `H`, `c̄`, `s̄`, and the coefficient matrix `U`.
+/// The data of one step's dual: `H`, `c̄`, `s̄`.
 pub(crate) struct StepData {
-    /// `U_ij = c_ij sᵢ / n` (n × m).
-    pub u: Mat<f64>,
     /// `H = UᵀGU` (m × m).
     pub h: Mat<f64>,
     /// `c̄_j = (1/n) Σᵢ c_ij`.
@@ -54,28 +53,13 @@ pub(crate) struct StepData {
 }
 
 impl StepData {
-    /// The step's data for the cuts `cuts` (each of length n) and signs `s` (±1).
-    pub(crate) fn new(gram: &dyn Gram, cuts: &[Vec<bool>], s: &[f64]) -> Self {
-        let n = s.len();
-        let inv = 1.0 / n as f64;
-        let u = Mat::from_fn(
-            n,
-            cuts.len(),
-            |i, j| {
-                if cuts[j][i] {
-                    s[i] * inv
-                } else {
-                    0.0
-                }
-            },
-        );
-        let c_bar = cuts
-            .iter()
-            .map(|c| c.iter().filter(|&&b| b).count() as f64 * inv)
-            .collect();
-        let s_bar = (0..cuts.len()).map(|j| u.col(j).iter().sum()).collect();
-        let h = gram.gram(u.as_ref());
-        StepData { u, h, c_bar, s_bar }
+    /// The step's data for the working set at its current signs.
+    pub(crate) fn new(gram: &dyn Gram, cuts: &CutSet) -> Self {
+        StepData {
+            h: gram.hessian(cuts.u.as_ref(), cuts.e.as_ref()),
+            c_bar: cuts.c_bar(),
+            s_bar: cuts.s_bar(),
+        }
     }
 
     /// The standard-form QP `(Q, q, A, b)` of the dual (minimised: the negated dual
@@ -105,15 +89,15 @@ impl StepData {
     }
 }
 
-/// The solution of one step.
+/// The solution of one step (the multipliers and both objectives are read by the
+/// tests' optimality certificates).
 #[derive(Debug, Clone)]
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) struct StepSolution {
     /// Dual variables of the cuts.
     pub lambda: Vec<f64>,
     /// Dual variables of the two balance bounds (`b̃ ≤ κ`, `−b̃ ≤ κ`).
     pub nu: [f64; 2],
-    /// `w = Φ̃ᵀβ`.
-    pub beta: Vec<f64>,
     /// `‖w‖² = λᵀHλ`.
     pub w_norm2: f64,
     /// The centred bias b̃.
@@ -146,15 +130,11 @@ pub(crate) fn solve_step(data: &StepData, c: f64, kappa: f64) -> Result<StepSolu
         .map(|(cb, hl)| cb - hl)
         .collect();
     let (bias, xi) = best_bias(&r, &data.s_bar, kappa);
-    let beta = (0..data.u.nrows())
-        .map(|i| (0..m).map(|j| data.u[(i, j)] * lambda[j]).sum())
-        .collect();
     Ok(StepSolution {
         dual: -0.5 * w_norm2 + dot(&data.c_bar, &lambda) - kappa * (nu[0] + nu[1]),
         primal: 0.5 * w_norm2 + c * xi,
         lambda,
         nu,
-        beta,
         w_norm2,
         bias,
         xi,

@@ -1,26 +1,59 @@
 //! The centred Gram operator `G = Φ̃Φ̃ᵀ` of the samples, `Φ̃ = Φ − 1φ̄ᵀ` (features
-//! centred on their mean), seen only through the two products CPMMC needs.
+//! centred on their mean), seen only through the products CPMMC needs.
 //!
 //! Eliminating the bias of the balance constraint leaves every weight vector in the span
-//! of the centred samples, `w = Φ̃ᵀβ` (see the `dual` module), so the method needs
-//! `H = UᵀGU` (the Hessian of the cutting-plane dual, U holding one coefficient vector
-//! per cut) and the decision values `Gβ`. Two implementations:
-//! - [`FeatureGram`]: explicit features X (n × d), `G = X̃X̃ᵀ` never formed:
-//!   `X̃ᵀU = XᵀU − x̄(1ᵀU)` and `X̃a = Xa − (x̄ᵀa)1` (O(ndm); MNIST runs this way).
-//! - [`KernelGram`]: a precomputed kernel K, `G = HKH` with `H = I − 11ᵀ/n`
-//!   (`HU` centres the columns of U, then one product with K).
+//! of the centred samples, `w = Φ̃ᵀβ` (`dual` module). Each cut j has a coefficient
+//! vector `u_j` (column of U, `U_ij = c_ij sᵢ/n`) and an *embedding* `e_j`, from which
+//! the dual's Hessian `H = UᵀGU` and the decision values `G U λ` follow:
+//! - [`FeatureGram`]: explicit features X (n × d); `e_j = X̃ᵀu_j` (d), `H = EᵀE`,
+//!   decision values `X̃(Eλ)`; `X̃ᵀU = XᵀU − x̄(1ᵀU)` and `X̃a = Xa − (x̄ᵀa)1`, so G is
+//!   never formed (O(nd) per product: MNIST runs this way).
+//! - [`KernelGram`]: a precomputed kernel K, `G = HKH` (`H = I − 11ᵀ/n`);
+//!   `e_j = G u_j` (n), `H = UᵀE`, decision values `Eλ`.
+//!
+//! Embeddings are linear in U, so when a CCCP step flips a few signs only the changed
+//! rows of U are embedded ([`Gram::embed_rows`], `cuts` module).
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, MatRef, Par};
 
-/// The two products of `G` that CPMMC uses.
+/// The products of `G` that CPMMC uses.
 pub(crate) trait Gram: Sync {
     /// Number of samples n.
     fn n(&self) -> usize;
-    /// `UᵀGU` (m × m) for `U` (n × m).
-    fn gram(&self, u: MatRef<'_, f64>) -> Mat<f64>;
+    /// The embedding of the columns of `u` (n × m).
+    fn embed(&self, u: MatRef<'_, f64>) -> Mat<f64>;
+    /// The embedding of the n × m matrix that is `rows` on the samples `idx` and 0
+    /// elsewhere (`rows` is |idx| × m).
+    fn embed_rows(&self, idx: &[usize], rows: MatRef<'_, f64>) -> Mat<f64>;
+    /// `H = UᵀGU` from U and its embedding E (symmetric).
+    fn hessian(&self, u: MatRef<'_, f64>, e: MatRef<'_, f64>) -> Mat<f64>;
+    /// `G U λ` from the combined embedding `Eλ`.
+    fn decision(&self, e_lambda: &[f64]) -> Vec<f64>;
     /// `Gv` for `v` (n).
-    fn apply(&self, v: &[f64]) -> Vec<f64>;
+    fn apply(&self, v: &[f64]) -> Vec<f64> {
+        let e = self.embed(column(v).as_ref());
+        self.decision(&e.col(0).iter().copied().collect::<Vec<_>>())
+    }
+}
+
+fn column(v: &[f64]) -> Mat<f64> {
+    Mat::from_fn(v.len(), 1, |i, _| v[i])
+}
+
+fn product(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
+    let mut out = Mat::<f64>::zeros(a.nrows(), b.ncols());
+    matmul(out.as_mut(), Accum::Replace, a, b, 1.0, Par::Seq);
+    out
+}
+
+fn symmetrised(h: Mat<f64>) -> Mat<f64> {
+    Mat::from_fn(h.nrows(), h.ncols(), |i, j| 0.5 * (h[(i, j)] + h[(j, i)]))
+}
+
+/// Column sums of `u` as a 1 × m matrix.
+fn column_sums(u: MatRef<'_, f64>) -> Mat<f64> {
+    Mat::from_fn(1, u.ncols(), |_, j| u.col(j).iter().sum::<f64>())
 }
 
 /// `G = X̃X̃ᵀ` of a feature matrix X (n × d, validated by the caller).
@@ -36,18 +69,10 @@ impl<'a> FeatureGram<'a> {
         FeatureGram { x, mean }
     }
 
-    /// `X̃ᵀU` (d × m).
-    fn project(&self, u: MatRef<'_, f64>) -> Mat<f64> {
-        let mut a = Mat::<f64>::zeros(self.x.ncols(), u.ncols());
-        matmul(
-            a.as_mut(),
-            Accum::Replace,
-            self.x.transpose(),
-            u,
-            1.0,
-            Par::Seq,
-        );
-        let sums = Mat::from_fn(1, u.ncols(), |_, j| u.col(j).iter().sum::<f64>());
+    /// `Zᵀrows − x̄(1ᵀrows)` for the sample rows Z of X.
+    fn centred_t_product(&self, z: MatRef<'_, f64>, rows: MatRef<'_, f64>) -> Mat<f64> {
+        let mut a = product(z.transpose(), rows);
+        let sums = column_sums(rows);
         matmul(
             a.as_mut(),
             Accum::Add,
@@ -64,32 +89,20 @@ impl Gram for FeatureGram<'_> {
     fn n(&self) -> usize {
         self.x.nrows()
     }
-    fn gram(&self, u: MatRef<'_, f64>) -> Mat<f64> {
-        let a = self.project(u);
-        let mut h = Mat::<f64>::zeros(u.ncols(), u.ncols());
-        matmul(
-            h.as_mut(),
-            Accum::Replace,
-            a.transpose(),
-            a.as_ref(),
-            1.0,
-            Par::Seq,
-        );
-        h
+    fn embed(&self, u: MatRef<'_, f64>) -> Mat<f64> {
+        self.centred_t_product(self.x, u)
     }
-    fn apply(&self, v: &[f64]) -> Vec<f64> {
-        let vm = Mat::from_fn(v.len(), 1, |i, _| v[i]);
-        let a = self.project(vm.as_ref());
+    fn embed_rows(&self, idx: &[usize], rows: MatRef<'_, f64>) -> Mat<f64> {
+        let z = Mat::from_fn(idx.len(), self.x.ncols(), |r, j| self.x[(idx[r], j)]);
+        self.centred_t_product(z.as_ref(), rows)
+    }
+    fn hessian(&self, _u: MatRef<'_, f64>, e: MatRef<'_, f64>) -> Mat<f64> {
+        symmetrised(product(e.transpose(), e))
+    }
+    fn decision(&self, e_lambda: &[f64]) -> Vec<f64> {
+        let a = column(e_lambda);
         let shift: f64 = (0..a.nrows()).map(|j| self.mean[(j, 0)] * a[(j, 0)]).sum();
-        let mut f = Mat::<f64>::zeros(self.x.nrows(), 1);
-        matmul(
-            f.as_mut(),
-            Accum::Replace,
-            self.x,
-            a.as_ref(),
-            1.0,
-            Par::Seq,
-        );
+        let f = product(self.x, a.as_ref());
         (0..f.nrows()).map(|i| f[(i, 0)] - shift).collect()
     }
 }
@@ -97,63 +110,55 @@ impl Gram for FeatureGram<'_> {
 /// `G = HKH` of a precomputed kernel K (validated by the caller).
 pub(crate) struct KernelGram<'a> {
     k: MatRef<'a, f64>,
+    /// `K1` (row sums).
+    row_sums: Vec<f64>,
 }
 
 impl<'a> KernelGram<'a> {
     pub(crate) fn new(k: MatRef<'a, f64>) -> Self {
-        KernelGram { k }
+        let row_sums = (0..k.nrows())
+            .map(|i| (0..k.ncols()).map(|j| k[(i, j)]).sum())
+            .collect();
+        KernelGram { k, row_sums }
     }
 }
 
-/// `HU`: every column of `u` minus its mean.
-fn centre_columns(u: MatRef<'_, f64>) -> Mat<f64> {
-    let n = u.nrows() as f64;
-    let means: Vec<f64> = (0..u.ncols())
-        .map(|j| u.col(j).iter().sum::<f64>() / n)
-        .collect();
-    Mat::from_fn(u.nrows(), u.ncols(), |i, j| u[(i, j)] - means[j])
+/// `HM`: every column of `m` minus its mean.
+fn centre_columns(mut m: Mat<f64>) -> Mat<f64> {
+    let n = m.nrows() as f64;
+    for j in 0..m.ncols() {
+        let mean = m.col(j).iter().sum::<f64>() / n;
+        m.col_mut(j).iter_mut().for_each(|v| *v -= mean);
+    }
+    m
 }
 
 impl Gram for KernelGram<'_> {
     fn n(&self) -> usize {
         self.k.nrows()
     }
-    fn gram(&self, u: MatRef<'_, f64>) -> Mat<f64> {
-        let uc = centre_columns(u);
-        let mut ku = Mat::<f64>::zeros(u.nrows(), u.ncols());
-        matmul(
-            ku.as_mut(),
-            Accum::Replace,
-            self.k,
-            uc.as_ref(),
-            1.0,
-            Par::Seq,
-        );
-        let mut h = Mat::<f64>::zeros(u.ncols(), u.ncols());
-        matmul(
-            h.as_mut(),
-            Accum::Replace,
-            uc.transpose(),
-            ku.as_ref(),
-            1.0,
-            Par::Seq,
-        );
-        // Symmetric by construction up to rounding; make it exactly so for the QP.
-        Mat::from_fn(u.ncols(), u.ncols(), |i, j| 0.5 * (h[(i, j)] + h[(j, i)]))
+    fn embed(&self, u: MatRef<'_, f64>) -> Mat<f64> {
+        let uc = centre_columns(u.to_owned());
+        centre_columns(product(self.k, uc.as_ref()))
     }
-    fn apply(&self, v: &[f64]) -> Vec<f64> {
-        let vm = Mat::from_fn(v.len(), 1, |i, _| v[i]);
-        let vc = centre_columns(vm.as_ref());
-        let mut kv = Mat::<f64>::zeros(v.len(), 1);
-        matmul(
-            kv.as_mut(),
-            Accum::Replace,
-            self.k,
-            vc.as_ref(),
-            1.0,
-            Par::Seq,
-        );
-        let out = centre_columns(kv.as_ref());
-        (0..v.len()).map(|i| out[(i, 0)]).collect()
+    fn embed_rows(&self, idx: &[usize], rows: MatRef<'_, f64>) -> Mat<f64> {
+        // K H R = K[:, idx] R_idx − (K1)(1ᵀR)/n, then centred.
+        let n = self.k.nrows();
+        let cols = Mat::from_fn(n, idx.len(), |i, r| self.k[(i, idx[r])]);
+        let mut kr = product(cols.as_ref(), rows);
+        let means = column_sums(rows);
+        for j in 0..kr.ncols() {
+            let mj = means[(0, j)] / n as f64;
+            for i in 0..n {
+                kr[(i, j)] -= self.row_sums[i] * mj;
+            }
+        }
+        centre_columns(kr)
+    }
+    fn hessian(&self, u: MatRef<'_, f64>, e: MatRef<'_, f64>) -> Mat<f64> {
+        symmetrised(product(u.transpose(), e))
+    }
+    fn decision(&self, e_lambda: &[f64]) -> Vec<f64> {
+        e_lambda.to_vec()
     }
 }

@@ -48,6 +48,7 @@
 //! - Ties: a decision value of exactly 0 takes the sign +1 in CCCP and cluster 0 in the
 //!   labels.
 
+mod cuts;
 mod cutting_plane;
 mod dual;
 mod fit;

@@ -23,6 +23,7 @@ const SAFE_SIGMA: f64 = 0.3;
 /// The solution of a standard-form QP with its multipliers: `Qx + c − Aᵀy − z = 0`,
 /// `Ax = b`, `x, z ≥ 0`, `xᵢzᵢ ≈ 0`.
 #[derive(Debug, Clone)]
+#[cfg_attr(not(test), allow(dead_code))] // y and z: read by the tests' KKT checks
 pub(crate) struct QpSolution {
     /// Primal variables.
     pub x: Vec<f64>,
@@ -36,6 +37,7 @@ pub(crate) struct QpSolution {
 
 /// The residuals of the KKT conditions at (x, y, z): (primal ∞-norm, dual ∞-norm, mean
 /// complementarity xᵀz / N).
+#[cfg(test)]
 pub(crate) fn kkt_residuals(
     q: MatRef<'_, f64>,
     c: &[f64],

@@ -1,5 +1,6 @@
 //! CPMMC's subproblems against brute force and certificates, and the fit's contract.
 
+use super::cuts::CutSet;
 use super::cutting_plane::{most_violated, working_set_slack};
 use super::dual::{best_bias, slack_at, solve_step, StepData};
 use super::gram::{FeatureGram, Gram, KernelGram};
@@ -195,6 +196,63 @@ fn interior_point_rejects_bad_input() {
     );
 }
 
+/// The working set `cuts` at signs `s`, built as the algorithm does.
+fn cut_set(gram: &dyn Gram, cuts: &[Vec<bool>], s: &[f64]) -> CutSet {
+    let mut set = CutSet::new(gram, cuts[0].clone(), s.to_vec());
+    for c in &cuts[1..] {
+        set.push(gram, c.clone());
+    }
+    set
+}
+
+#[test]
+fn cut_embeddings_updated_by_sign_flips_equal_fresh_ones() {
+    let mut rng = mkc_core::seed::rng(21);
+    let x = blobs(30, 2, 5);
+    let k = rbf_kernel(x.as_ref(), 1.0);
+    let grams: [Box<dyn Gram>; 2] = [
+        Box::new(FeatureGram::new(x.as_ref())),
+        Box::new(KernelGram::new(k.as_ref())),
+    ];
+    for gram in &grams {
+        let cuts = random_cuts(30, 4, &mut rng);
+        let mut s: Vec<f64> = (0..30)
+            .map(|_| if rng.random_bool(0.5) { 1.0 } else { -1.0 })
+            .collect();
+        let mut set = cut_set(gram.as_ref(), &cuts[..2], &s);
+        for round in 0..4 {
+            for v in s.iter_mut() {
+                if rng.random_bool(0.2) {
+                    *v = -*v;
+                }
+            }
+            set.set_signs(gram.as_ref(), &s);
+            if round < 2 {
+                set.push(gram.as_ref(), cuts[2 + round].clone());
+            }
+            let fresh = cut_set(gram.as_ref(), &set.cuts, &s);
+            let (a, b) = (&set.e, &fresh.e);
+            for j in 0..a.ncols() {
+                for i in 0..a.nrows() {
+                    assert!((a[(i, j)] - b[(i, j)]).abs() < 1e-13, "{i} {j}");
+                }
+                for i in 0..30 {
+                    assert_eq!(set.u[(i, j)], fresh.u[(i, j)]);
+                }
+            }
+            // ...and H agrees with UᵀGU from G itself.
+            let h = StepData::new(gram.as_ref(), &set).h;
+            for j in 0..h.ncols() {
+                let gu = gram.apply(&set.u.col(j).iter().copied().collect::<Vec<_>>());
+                for i in 0..h.nrows() {
+                    let direct: f64 = (0..30).map(|t| set.u[(t, i)] * gu[t]).sum();
+                    assert!((h[(i, j)] - direct).abs() < 1e-13);
+                }
+            }
+        }
+    }
+}
+
 /// The step's certificate: the QP's KKT conditions hold, the recovered primal
 /// (w, b̃, ξ) is feasible for the linearised constraints, and primal = dual objective.
 #[test]
@@ -214,8 +272,12 @@ fn each_cccp_step_is_optimal_by_kkt_and_strong_duality() {
                 .map(|_| if rng.random_bool(0.5) { 1.0 } else { -1.0 })
                 .collect();
             let (c, kappa) = ([0.1, 1.0, 10.0][trial % 3], [0.03, 0.3][trial % 2]);
-            let data = StepData::new(gram.as_ref(), &cuts, &s);
+            let set = cut_set(gram.as_ref(), &cuts, &s);
+            let data = StepData::new(gram.as_ref(), &set);
             let step = solve_step(&data, c, kappa).unwrap();
+            let beta: Vec<f64> = (0..24)
+                .map(|i| (0..m).map(|j| set.u[(i, j)] * step.lambda[j]).sum())
+                .collect();
             let (q, lin, a, b) = data.standard_form(c, kappa);
             let (rp, rd, comp) = kkt_residuals(q.as_ref(), &lin, a.as_ref(), &b, &step.qp);
             assert!(
@@ -224,11 +286,7 @@ fn each_cccp_step_is_optimal_by_kkt_and_strong_duality() {
             );
             assert!(step.lambda.iter().sum::<f64>() <= c * (1.0 + 1e-8));
             // Primal feasibility of the linearised constraints, evaluated from G directly.
-            let f: Vec<f64> = gram
-                .apply(&step.beta)
-                .iter()
-                .map(|v| v + step.bias)
-                .collect();
+            let f: Vec<f64> = gram.apply(&beta).iter().map(|v| v + step.bias).collect();
             assert!(step.bias.abs() <= kappa + 1e-12);
             for (j, cut) in cuts.iter().enumerate() {
                 let lhs: f64 = (0..24)
@@ -241,7 +299,7 @@ fn each_cccp_step_is_optimal_by_kkt_and_strong_duality() {
                     "{name} {trial}: cut {j}"
                 );
             }
-            let w2 = crate::cpmmc::qp::dot(&step.beta, &gram.apply(&step.beta));
+            let w2 = crate::cpmmc::qp::dot(&beta, &gram.apply(&beta));
             assert!((w2 - step.w_norm2).abs() < 1e-8 * (1.0 + w2));
             let gap = step.primal - step.dual;
             assert!(
