@@ -7,6 +7,7 @@
 //! | `mkkm` | MKKM (Huang, Chuang & Chen, IEEE Trans. Fuzzy Systems, 2012) | [`mkkm`] |
 //! | `mkkm-mir` | MKKM-MiR (Liu, Dou, Wang & Yin, AAAI 2016) | [`mkkm_mir`] |
 //! | `lf-mvc` | LF-MVC (Wang, Liu, Zhu et al., IJCAI 2019), late fusion alignment | [`lf_mvc`] |
+//! | `lmkkm` | LMKKM (Gönen & Margolin, NIPS 2014), sample-specific gating | [`lmkkm`] |
 //! | `mkkm-mm` | MKKM-MM (Bang, Yu & Wu, arXiv 2018), min–max with ℓ2-norm weights | [`mkkm_mm`] |
 //! | `onkc` | ONKC (Liu, Zhou, Wang, Li, Dou, Zhu & Yin, AAAI 2017) | [`onkc`] |
 //! | `lkam` | LKAM (Li, Liu, Wang, Dou, Yin & Zhu, IJCAI 2016) | [`lkam`] |
@@ -75,6 +76,7 @@ pub mod simplex_qp;
 pub use labels::{labels_from_h, labels_from_h_with, row_normalised, LabelOptions};
 pub use lf_mvc::{procrustes, LfMvc, LfMvcDiagnostics, LfMvcFit, LfMvcParams};
 pub use lkam::{Lkam, LkamDiagnostics, LkamFit, LkamParams};
+pub use lmkkm::{Lmkkm, LmkkmDiagnostics, LmkkmFit, LmkkmParams};
 pub use mkkm::{closed_form_weights, Mkkm, MkkmDiagnostics, MkkmFit};
 pub use mkkm_mir::{MkkmMir, MkkmMirDiagnostics, MkkmMirFit};
 pub use mkkm_mm::{l2_weights, MkkmMm, MkkmMmDiagnostics, MkkmMmFit, MkkmMmParams};
@@ -85,6 +87,8 @@ pub use preprocess::Preprocessing;
 
 /// The method API and this crate's methods: `use mkc_mkkm::prelude::*;`.
 pub mod prelude {
-    pub use crate::{LfMvcParams, LkamParams, MkkmMirParams, MkkmMmParams, MkkmParams, OnkcParams};
+    pub use crate::{
+        LfMvcParams, LkamParams, LmkkmParams, MkkmMirParams, MkkmMmParams, MkkmParams, OnkcParams,
+    };
     pub use mkc_core::prelude::*;
 }

@@ -138,9 +138,29 @@ impl<'a> Objective<'a> {
         self.solve(start)
     }
 
+    /// The top-k eigenpairs of a combined kernel that `fill` writes into the evaluator's
+    /// n x n buffer (given the base kernels), warm-started from `start`. `fill` must
+    /// write an exactly symmetric matrix (e.g. LMKKM's `Σ_m (θ_m θ_mᵀ) ∘ K_m`, whose
+    /// entries (i, j) and (j, i) are the same products summed in the same order): it is
+    /// not checked again.
+    pub fn evaluate_with(
+        &mut self,
+        fill: impl FnOnce(faer::MatMut<'_, f64>, &[MatRef<'a, f64>]) -> Result<()>,
+        start: Option<MatRef<'_, f64>>,
+    ) -> Result<Evaluation> {
+        let t0 = Instant::now();
+        fill(self.combined.as_mut(), self.kernels)?;
+        self.eigensolve(start, t0)
+    }
+
     fn solve(&mut self, start: Option<MatRef<'_, f64>>) -> Result<Evaluation> {
         let t0 = Instant::now();
         mkc_linalg::weighted_sum_into(self.combined.as_mut(), &self.coeffs, self.kernels)?;
+        self.eigensolve(start, t0)
+    }
+
+    /// The top-k eigenpairs of the buffer, filled since `t0`.
+    fn eigensolve(&mut self, start: Option<MatRef<'_, f64>>, t0: Instant) -> Result<Evaluation> {
         let t1 = Instant::now();
         // K_γ is exactly symmetric by construction (each entry is Σ_p c_p K_p[i, j] over
         // symmetric, validated K_p, summed in the same order for (i, j) and (j, i)), so the

@@ -79,6 +79,7 @@ mod kmeans;
 mod lf_mvc;
 mod lgmmc;
 mod lkam;
+mod lmkkm;
 mod mkkm;
 mod mkkm_mm;
 mod mvkkm;
@@ -113,6 +114,7 @@ pub fn all() -> Vec<&'static dyn Method> {
         &lkam::Lkam,
         &kamm::KammR,
         &kamm::KammA,
+        &lmkkm::Lmkkm,
         &lf_mvc::LfMvc,
         &mkkm_mm::MkkmMm,
         &rkkm::Rkkm,

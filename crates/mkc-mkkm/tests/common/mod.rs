@@ -114,10 +114,7 @@ pub type Engine<'a> = dyn Fn(&[MatRef<'_, f64>], usize) -> mkc_core::Result<()> 
 
 /// The engine's kernel validation: wrong shapes, non-finite entries, no kernels and too
 /// many clusters are typed errors.
-pub fn check_engine_validation(
-    name: &str,
-    fit: &Engine<'_>,
-) {
+pub fn check_engine_validation(name: &str, fit: &Engine<'_>) {
     let (ks, _) = gaussian_views(20, 2, &[0.5, 1.0]);
     let small = Mat::<f64>::identity(5, 5);
     let mut nan = ks[1].clone();

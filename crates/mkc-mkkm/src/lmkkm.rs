@@ -1,1 +1,0 @@
-//! lmkkm (to be written).
