@@ -67,9 +67,16 @@ pub struct RunArgs {
     /// Show wall-clock times in the tables.
     #[arg(long)]
     pub timings: bool,
+    /// Run the jobs on the Dask scheduler at this address (tcp://host:8786) through the
+    /// Python package (`python -m mkc.sweep`; interpreter: $MKC_PYTHON, else python3).
+    #[arg(long, value_name = "ADDRESS")]
+    pub dask: Option<String>,
 }
 
 pub fn run(a: RunArgs) -> Result<()> {
+    if let Some(address) = &a.dask {
+        return crate::dask::run(&a, address);
+    }
     let source = RegistrySource::new(a.data_dir.as_deref())?;
     let (plan, hash) = load_plan(&a.config, &a.profile, &source)?;
     let index = match (&a.records, a.resume) {

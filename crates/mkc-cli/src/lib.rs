@@ -6,6 +6,7 @@
 //! mkc cluster --method avg-kkm --kernel k1.npy k2.npy --clusters 3 --out labels.csv --report run.json
 //! mkc score --truth truth.csv --pred labels.csv
 //! mkc run configs/rmkc.toml --profile quick
+//! mkc run configs/rmkc.toml --dask tcp://scheduler:8786
 //! mkc datasets
 //! mkc kernels --dataset digit --recipe linear-per-view --out kernels/
 //! ```
@@ -21,6 +22,7 @@ use std::ffi::OsString;
 
 pub mod cluster;
 pub mod commands;
+pub mod dask;
 pub mod labels;
 
 #[derive(Parser)]

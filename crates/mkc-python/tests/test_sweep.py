@@ -213,3 +213,23 @@ def test_a_worker_killed_mid_sweep_loses_no_record_and_the_rerun_finishes(client
     local = mkc.sweep.run(cfg, records=tmp_path / "local.jsonl", data_dir=DATA)
     assert r.markdown == local.markdown
     assert runs(rec) == runs(tmp_path / "local.jsonl")
+
+
+def test_mkc_run_dask_runs_the_config_on_the_cluster(client, cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("MKC_PYTHON", sys.executable)
+    out, rec = tmp_path / "t.md", tmp_path / "r.jsonl"
+    address = client.scheduler.address
+    args = ["run", EXAMPLE, "--profile", "quick", "--data-dir", DATA, "--records", rec]
+    r = cli(*args, "--out", out, "--dask", address)
+    assert r.returncode == 0, r.stderr
+    assert "jobs on the cluster" in r.stderr
+    local = mkc.sweep.run(EXAMPLE, profile="quick", records=tmp_path / "l.jsonl", data_dir=DATA)
+    assert out.read_text() == local.markdown + "\n"
+    assert runs(rec) == runs(tmp_path / "l.jsonl")
+    # --resume: nothing runs again
+    r = cli(*args, "--resume", "--dask", address)
+    assert r.returncode == 0 and r.stdout == local.markdown + "\n", r.stderr
+    assert "0 jobs on the cluster" in r.stderr
+    monkeypatch.setenv("MKC_PYTHON", str(tmp_path / "no-python"))
+    r = cli(*args, "--dask", address)
+    assert r.returncode == 1 and "MKC_PYTHON" in r.stderr, r.stderr

@@ -23,7 +23,8 @@ missing jobs.
 
 The workers need this package and the data: they read the config file and the data
 directory at the paths the client resolves (a shared file system, or the same paths
-on every machine). From a shell: ``python -m mkc.sweep CONFIG --scheduler ADDRESS``.
+on every machine). From a shell: ``python -m mkc.sweep CONFIG --scheduler ADDRESS``,
+or ``mkc run CONFIG --dask ADDRESS``, which runs this module.
 """
 
 import os
