@@ -172,7 +172,19 @@ impl BarrierSolver {
         let mut centred = (it.clone(), t);
         let mut factor = self.shrink;
         loop {
-            let stalled = self.center(rel, &mut it, t, &mut sol.newton_steps)?;
+            // The first round starts far from the path: no per-round cap there.
+            let cap = if sol.rounds == 0 {
+                self.max_newton
+            } else {
+                ROUND_STEPS
+            };
+            let stalled = self.center(rel, &mut it, t, cap, &mut sol.newton_steps)?;
+            if stalled && sol.rounds == 0 {
+                return Err(Error::numerical(
+                    "GMMC barrier",
+                    "the first round did not centre (raise max_newton)",
+                ));
+            }
             if stalled {
                 factor = factor.sqrt();
                 if factor > 0.95 || sol.newton_steps >= self.max_newton {
@@ -211,19 +223,20 @@ impl BarrierSolver {
 
     /// Damped Newton on `φ_t` until centred: the decrement `λ²/t ≤ center_tol` and the
     /// residuals of the centring conditions cost the primal at most half the central gap
-    /// `t (m + 2n)`. Returns whether it stalled (no acceptable step, or `ROUND_STEPS`
-    /// steps without centring).
+    /// `t (m + 2n)`. Returns whether it stalled (no acceptable step, or `cap` steps
+    /// without centring).
     fn center(
         &self,
         rel: &Relaxation,
         it: &mut Iterate,
         t: f64,
+        cap: usize,
         steps: &mut usize,
     ) -> Result<bool> {
         let n = rel.n();
         let first = *steps;
         while *steps < self.max_newton {
-            if *steps - first >= ROUND_STEPS {
+            if *steps - first >= cap {
                 return Ok(true);
             }
             let l = domain(rel, it).ok_or_else(left_domain)?;
