@@ -118,13 +118,7 @@ impl ParamGuard for LfMvcParams {
     type Checked = LfMvc;
     fn check(&self) -> Result<LfMvc> {
         let eigen = check_common(&self.eigen, &self.labels)?;
-        if !(self.lambda.is_finite() && self.lambda >= 0.0) {
-            return Err(Error::param(
-                "lambda",
-                self.lambda,
-                "must be finite and ≥ 0",
-            ));
-        }
+        validate::non_negative("lambda", self.lambda)?;
         check_stopping(self.tol, self.max_iter)?;
         Ok(LfMvc {
             params: LfMvcParams {

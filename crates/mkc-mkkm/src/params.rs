@@ -169,13 +169,7 @@ impl ParamGuard for MkkmMirParams {
     type Checked = crate::MkkmMir;
     fn check(&self) -> Result<crate::MkkmMir> {
         let eigen = check_common(&self.eigen, &self.labels)?;
-        if !(self.lambda.is_finite() && self.lambda >= 0.0) {
-            return Err(Error::param(
-                "lambda",
-                self.lambda,
-                "must be finite and ≥ 0",
-            ));
-        }
+        validate::non_negative("lambda", self.lambda)?;
         check_stopping(self.tol, self.max_iter)?;
         if !(self.zero_weight.is_finite() && (0.0..0.5).contains(&self.zero_weight)) {
             return Err(Error::param(
