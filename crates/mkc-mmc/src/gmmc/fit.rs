@@ -98,7 +98,7 @@ impl Gmmc {
             Ok(data.require_features("gmmc")?.to_owned())
         } else {
             let k = data.one_kernel("gmmc")?;
-            kernel_features(k.as_mat(), self.p.energy_tol, self.p.max_rank, seed)
+            mkc_lgmmc::kernel_features(k.as_mat(), self.p.energy_tol, self.p.max_rank, seed)
         }
     }
 
@@ -107,13 +107,4 @@ impl Gmmc {
     pub fn relaxation(&self, phi: MatRef<'_, f64>) -> Result<Relaxation> {
         Relaxation::new(phi, self.p.c, self.ell(phi.nrows())?)
     }
-}
-
-fn kernel_features(
-    k: MatRef<'_, f64>,
-    energy_tol: f64,
-    max_rank: usize,
-    seed: u64,
-) -> Result<Mat<f64>> {
-    mkc_lgmmc::kernel_features(k, energy_tol, max_rank, seed)
 }
