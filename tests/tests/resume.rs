@@ -3,56 +3,15 @@
 
 mod common;
 
-use common::blobs::Blobs;
-use mkc_experiments::config::{parse_config, resolve};
+use common::blobs::{self, CONFIG};
 use mkc_experiments::dataset::Unavailable;
 use mkc_experiments::resume::RecordIndex;
-use mkc_experiments::runner::{run_plan, Report, RunOptions};
+use mkc_experiments::runner::Report;
 use mkc_experiments::table::{render, RenderOptions};
 use std::path::Path;
 
-const CONFIG: &str = r#"
-title = "resume"
-restarts = 3
-seeds = [5]
-metrics = ["acc", "nmi"]
-[recipes.r]
-kernels = [{ kind = "gaussian", sigma_median_ratio = [0.5, 2.0] }]
-normalize = ["center", "unit-diagonal"]
-[datasets.blobs]
-recipe = "r"
-[datasets.two]
-source = "blobs"
-recipe = "r"
-classes = ["x", "y"]
-[tables.t]
-title = "T"
-datasets = ["blobs", "two"]
-columns = [
-  { id = "kkm", label = "KKM", method = "kkm", grid = { n_init = [1, 2] } },
-  { id = "avg", label = "Avg-KKM", method = "avg-kkm" },
-]
-[tables.u]
-title = "U"
-datasets = ["two"]
-columns = [{ id = "rmkc", label = "RMKC", method = "rmkc", grid = { C = [0.1, 10.0] } }]
-"#;
-
 fn run(config: &str, records: &Path, index: Option<&RecordIndex>, recorded_only: bool) -> Report {
-    let cfg = parse_config("resume.toml", config).unwrap();
-    let plan = resolve("resume.toml", &cfg, "full", &|n| n == "blobs").unwrap();
-    run_plan(
-        &plan,
-        &RunOptions {
-            source: &Blobs,
-            records: Some(records.to_path_buf()),
-            progress: false,
-            config_hash: "h".into(),
-            resume: index,
-            recorded_only,
-        },
-    )
-    .unwrap()
+    blobs::run(&blobs::plan(config), records, index, recorded_only)
 }
 
 fn lines(p: &Path) -> Vec<String> {

@@ -61,7 +61,7 @@ fn outcome_of(r: &RunRecord) -> Outcome {
     }
 }
 
-/// The recorded outcomes of one job, in seed order (see [`RecordIndex::lookup_outcomes`]).
+/// The recorded outcomes of one job, in seed order (see [`RecordIndex::lookup`]).
 pub type RecordedOutcomes = Vec<std::result::Result<(Scores, Outcome), String>>;
 
 /// Recorded runs by job identity (see the module docs). Later records of the same run
@@ -122,29 +122,12 @@ impl RecordIndex {
         Ok(idx)
     }
 
-    /// The recorded outcomes of a job, in the order of `seeds` (base seed, restart,
-    /// derived seed), when every one of them is on record with the same derived seed.
+    /// The recorded runs of a job, in the order of `seeds` (base seed, restart, derived
+    /// seed), when every one of them is on record with the same derived seed: the scores
+    /// and what the run produced (its weights, objective trace, iterations, diagnostics,
+    /// convergence, phases and wall time as `seconds`; `labels` empty, records do not
+    /// keep them), or the error of a failed run.
     pub fn lookup(
-        &self,
-        profile: &str,
-        dataset: &str,
-        method: &str,
-        params: &ParamSet,
-        kernel: Option<usize>,
-        seeds: &[(u64, usize, u64)],
-    ) -> Option<Vec<std::result::Result<Scores, String>>> {
-        let runs = self.lookup_outcomes(profile, dataset, method, params, kernel, seeds)?;
-        Some(
-            runs.into_iter()
-                .map(|r| r.map(|(scores, _)| scores))
-                .collect(),
-        )
-    }
-
-    /// [`lookup`](Self::lookup) with what each successful run produced: its weights,
-    /// objective trace, iterations, diagnostics, convergence, phases and wall time
-    /// (`seconds`); `labels` are empty (records do not keep them).
-    pub fn lookup_outcomes(
         &self,
         profile: &str,
         dataset: &str,

@@ -2,7 +2,12 @@
 
 use faer::Mat;
 use mkc_core::Result;
+use mkc_experiments::config::{parse_config, resolve};
 use mkc_experiments::dataset::{DataSource, RawData, RawFeatures};
+use mkc_experiments::resume::RecordIndex;
+use mkc_experiments::runner::{run_plan, Report, RunOptions};
+use mkc_experiments::Plan;
+use std::path::Path;
 
 /// Three noisy blobs in two views (deterministic, no RNG needed).
 pub struct Blobs;
@@ -27,4 +32,62 @@ impl DataSource for Blobs {
             class_names: vec!["x".into(), "y".into(), "z".into()],
         })
     }
+}
+
+/// A config over the blobs and their two-class subset `two`: kernel k-means on a grid and
+/// on each of four kernels (two views x two widths), Avg-KKM, and RMKC on `two`
+/// (3 restarts of seed 5 per job).
+pub const CONFIG: &str = r#"
+title = "resume"
+restarts = 3
+seeds = [5]
+metrics = ["acc", "nmi"]
+[recipes.r]
+kernels = [{ kind = "gaussian", sigma_median_ratio = [0.5, 2.0] }]
+normalize = ["center", "unit-diagonal"]
+[datasets.blobs]
+recipe = "r"
+[datasets.two]
+source = "blobs"
+recipe = "r"
+classes = ["x", "y"]
+[tables.t]
+title = "T"
+datasets = ["blobs", "two"]
+columns = [
+  { id = "kkm", label = "KKM", method = "kkm", grid = { n_init = [1, 2] } },
+  { id = "avg", label = "Avg-KKM", method = "avg-kkm" },
+]
+[tables.u]
+title = "U"
+datasets = ["two"]
+columns = [{ id = "rmkc", label = "RMKC", method = "rmkc", grid = { C = [0.1, 10.0] } }]
+"#;
+
+/// The full profile of `config` over the blobs.
+pub fn plan(config: &str) -> Plan {
+    let cfg = parse_config("resume.toml", config).unwrap();
+    resolve("resume.toml", &cfg, "full", &|n| n == "blobs").unwrap()
+}
+
+/// Run `plan` on the blobs, appending its records to `records` (config hash `h`),
+/// resuming from `index` (`recorded_only`: running nothing).
+pub fn run(
+    plan: &Plan,
+    records: &Path,
+    index: Option<&RecordIndex>,
+    recorded_only: bool,
+) -> Report {
+    run_plan(
+        plan,
+        &RunOptions {
+            source: &Blobs,
+            records: Some(records.to_path_buf()),
+            progress: false,
+            config_hash: "h".into(),
+            resume: index,
+            recorded_only,
+        },
+    )
+    .unwrap()
 }

@@ -60,7 +60,7 @@ pub(super) fn specs<'p>(plan: &'p Plan, key: &String) -> Vec<Spec<'p>> {
             continue;
         }
         for (ci, col) in t.columns.iter().enumerate() {
-            if col.method.is_none() {
+            if !col.runs_on(key) {
                 continue;
             }
             match specs.iter_mut().find(|s| {
@@ -115,7 +115,7 @@ pub(super) fn lookup(
         .map(|j| {
             let index = index?;
             let method = j.col.method.as_deref()?;
-            index.lookup_outcomes(
+            index.lookup(
                 &plan.profile,
                 key,
                 method,
