@@ -28,12 +28,14 @@ def client():
     """A client of a LocalCluster: two worker processes of one thread on 127.0.0.1.
     A task on a worker that dies fails at once (no retry elsewhere), so that a killed
     worker leaves jobs for the re-run."""
-    distributed = pytest.importorskip(
-        "dask.distributed",
-        reason="dask[distributed] is not installed (.ci/python installs it from PyPI): "
-        "the Dask sweep tests do not run",
-    )
-    import dask
+    try:
+        import dask
+        import dask.distributed as distributed
+    except ImportError as e:
+        pytest.skip(
+            f"dask[distributed] cannot be imported ({e}; .ci/python installs it from PyPI): "
+            "the Dask sweep tests do not run"
+        )
 
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         cluster = distributed.LocalCluster(
