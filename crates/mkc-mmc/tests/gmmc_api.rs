@@ -49,6 +49,7 @@ fn finds_two_groups_and_matches_the_engine() {
     assert_eq!(sol.dual, d.relaxation);
     let (v, _) = mkc_mmc::gmmc::leading_direction(rel.design(), sol.z.as_ref()).unwrap();
     assert_eq!(mkc_mmc::gmmc::sign_labels(&v), fit.labels);
+    // (the signs are balanced here, so the balanced rounding keeps them)
 }
 
 #[test]

@@ -3,7 +3,7 @@
 use super::barrier::RelaxationSolution;
 use super::params::{Gmmc, GmmcParams, GmmcPath};
 use super::relaxation::Relaxation;
-use super::rounding::{leading_direction, sign_labels};
+use super::rounding::{balanced_labels, leading_direction};
 use faer::{Mat, MatRef};
 use mkc_core::{check_binary, Clustering, KernelSet, Result, Timings};
 
@@ -51,7 +51,8 @@ mkc_core::clusterer! {
         let ell = self.ell(data.n())?;
         let rel = Relaxation::new(phi.as_ref(), self.p.c, ell)?;
         let sol = timings.time("sdp", || self.p.solver.solve(&rel, None))?;
-        let (labels, rank_one) = timings.time("labels", || labels_of(&rel, &sol))?;
+        let (lo, hi) = mkc_lgmmc::plus_range(data.n(), ell)?;
+        let (labels, rank_one) = timings.time("labels", || labels_of(&rel, &sol, lo, hi))?;
         timings.set_wall(t0.elapsed().as_secs_f64());
         let diag = GmmcDiagnostics {
             relaxation: sol.dual,
@@ -72,10 +73,15 @@ mkc_core::clusterer! {
 
 mkc_core::clusterer_via_check!(GmmcParams, "gmmc");
 
-/// Labels and the rank-one share from a solution.
-pub(crate) fn labels_of(rel: &Relaxation, sol: &RelaxationSolution) -> Result<(Vec<usize>, f64)> {
+/// Labels (cluster 1 holding between `lo` and `hi` samples) and the rank-one share.
+pub(crate) fn labels_of(
+    rel: &Relaxation,
+    sol: &RelaxationSolution,
+    lo: usize,
+    hi: usize,
+) -> Result<(Vec<usize>, f64)> {
     let (v, share) = leading_direction(rel.design(), sol.z.as_ref())?;
-    Ok((sign_labels(&v), share))
+    Ok((balanced_labels(&v, lo, hi), share))
 }
 
 impl Gmmc {

@@ -57,3 +57,25 @@ pub fn leading_direction(a: MatRef<'_, f64>, z: MatRef<'_, f64>) -> Result<(Vec<
 pub fn sign_labels(v: &[f64]) -> Vec<usize> {
     v.iter().map(|&x| usize::from(x > 0.0)).collect()
 }
+
+/// The signs of `v`, unless they leave the balance set `|1ᵀy| ≤ ℓ` (cluster 1 holding
+/// `plus` of n samples with `lo ≤ plus ≤ hi`): then cluster 1 is the `plus` largest
+/// entries of v, with `plus` the bound nearest to the sign count (ours: the threshold
+/// nearest to 0 that keeps the labelling in the set the relaxation bounds MMC over; when
+/// the bias dominates Z, the leading eigenvector is nearly constant and its signs put
+/// every sample in one cluster). Ties by the lower index.
+pub fn balanced_labels(v: &[f64], lo: usize, hi: usize) -> Vec<usize> {
+    let labels = sign_labels(v);
+    let plus = labels.iter().sum::<usize>();
+    if (lo..=hi).contains(&plus) {
+        return labels;
+    }
+    let target = plus.clamp(lo, hi);
+    let mut order: Vec<usize> = (0..v.len()).collect();
+    order.sort_by(|&a, &b| v[b].total_cmp(&v[a]).then(a.cmp(&b)));
+    let mut out = vec![0; v.len()];
+    for &i in &order[..target] {
+        out[i] = 1;
+    }
+    out
+}

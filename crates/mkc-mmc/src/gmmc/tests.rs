@@ -154,7 +154,7 @@ fn relaxation_bounds_mmc_over_all_labellings() {
             sol.dual
         );
         // The rounded labels give an upper bound on MMC, hence on the relaxation.
-        let (labels, _) = fit::labels_of(&rel, &sol).unwrap();
+        let (labels, _) = fit::labels_of(&rel, &sol, 0, n).unwrap();
         let y: Vec<f64> = labels
             .iter()
             .map(|&l| if l == 1 { 1.0 } else { -1.0 })
@@ -167,4 +167,18 @@ fn relaxation_bounds_mmc_over_all_labellings() {
             "n = {n}: rounded {rounded} vs MMC {best}"
         );
     }
+}
+
+#[test]
+fn balanced_rounding_moves_the_threshold_only_when_needed() {
+    let v = [0.9, 0.8, 0.7, 0.6, 0.5, -0.1];
+    // Inside the set: the signs.
+    assert_eq!(balanced_labels(&v, 1, 5), vec![1, 1, 1, 1, 1, 0]);
+    // Five positives but at most 4 allowed: the 4 largest.
+    assert_eq!(balanced_labels(&v, 2, 4), vec![1, 1, 1, 1, 0, 0]);
+    // All negative, at least 2 positives: the 2 largest (ties by index).
+    assert_eq!(
+        balanced_labels(&[-1.0, -0.5, -0.5, -2.0], 2, 2),
+        vec![0, 1, 1, 0]
+    );
 }
