@@ -14,7 +14,7 @@ const PARAMS: [ParamSpec; 6] = [
     ParamSpec::new("tol", ParamKind::Float, "1e-3", "stop at relative objective change < tol from the third iteration (authors)"),
     ParamSpec::new("max_iter", ParamKind::Int, "51", "iteration cap (authors: 51 passes); each iteration is one full n x n eigendecomposition"),
     ParamSpec::new("zero_weight", ParamKind::Float, "1e-8", "weights below this set to 0 after each QP (authors)"),
-    ParamSpec::new("projection", ParamKind::Choice(&["auto", "dense"]), "auto", "PSD projection of the G-step: auto = block Lanczos while rank(G) ≤ n/16, else full eigendecomposition (same G to 1e-8); dense = always full (authors)"),
+    ParamSpec::new("projection", ParamKind::Choice(&["auto", "dense"]), "auto", "PSD projection of the G-step: auto = block Lanczos while rank(G) ≤ n/6, else full eigendecomposition (same G to 1e-8); dense = always full (authors)"),
 ];
 
 adapter! {

@@ -77,7 +77,7 @@ pub struct OnkcDiagnostics {
     /// Whether the relative change fell below `tol` before `max_iter`.
     pub converged: bool,
     /// Full eigendecompositions made (G-steps with [`Projection::Dense`] or a rank of G
-    /// above n/16; the other G-steps use block Lanczos).
+    /// above n/6; the other G-steps use block Lanczos).
     pub eigendecompositions: usize,
     /// Their total time.
     pub eigen_time: Duration,
