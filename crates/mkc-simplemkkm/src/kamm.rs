@@ -72,8 +72,8 @@ impl KammRParams {
 /// Checked KAMM-R parameters; fits through [`mkc_core::Clusterer`] (registry name
 /// `"kamm-r"`). Weights: γ on the simplex, combined kernel `Σ_p γ_p² K_p`. Objective:
 /// J(γ) at γ = 1/m and after every update (non-decreasing). The fit's result types are
-/// SimpleMKKM's ([`SimpleMkkmFit`], [`SimpleMkkmDiagnostics`]; its `kkt_residual` is that
-/// of the maximisation). Restarts optimise once.
+/// SimpleMKKM's ([`SimpleMkkmFit`], [`SimpleMkkmDiagnostics`](crate::SimpleMkkmDiagnostics);
+/// its `kkt_residual` is that of the maximisation). Restarts optimise once.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KammR {
     pub(crate) params: SimpleMkkmParams,
