@@ -3,7 +3,7 @@
 use super::barrier::RelaxationSolution;
 use super::params::{Gmmc, GmmcParams, GmmcPath};
 use super::relaxation::Relaxation;
-use super::rounding::{balanced_labels, leading_direction};
+use super::rounding::{balanced_labels, leading_direction, sign_labels};
 use faer::{Mat, MatRef};
 use mkc_core::{check_binary, Clustering, KernelSet, Result, Timings};
 
@@ -73,7 +73,8 @@ mkc_core::clusterer! {
 
 mkc_core::clusterer_via_check!(GmmcParams, "gmmc");
 
-/// Labels (cluster 1 holding between `lo` and `hi` samples) and the rank-one share.
+/// Labels and the rank-one share: the signs of the leading direction, or, when they
+/// put every sample in one cluster, the balanced threshold (`lo..=hi` in cluster 1).
 pub(crate) fn labels_of(
     rel: &Relaxation,
     sol: &RelaxationSolution,
@@ -81,7 +82,13 @@ pub(crate) fn labels_of(
     hi: usize,
 ) -> Result<(Vec<usize>, f64)> {
     let (v, share) = leading_direction(rel.design(), sol.z.as_ref())?;
-    Ok((balanced_labels(&v, lo, hi), share))
+    let signs = sign_labels(&v);
+    let plus: usize = signs.iter().sum();
+    if plus == 0 || plus == signs.len() {
+        Ok((balanced_labels(&v, lo, hi), share))
+    } else {
+        Ok((signs, share))
+    }
 }
 
 impl Gmmc {
