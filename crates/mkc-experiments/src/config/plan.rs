@@ -75,4 +75,17 @@ pub struct PlanColumn {
     pub per_metric: bool,
     /// Runs per grid point and seed.
     pub restarts: usize,
+    /// The rows the method runs on (`None`: all rows of the table).
+    pub rows: Option<Vec<String>>,
+}
+
+impl PlanColumn {
+    /// Whether the column's method runs on dataset row `key`.
+    pub fn runs_on(&self, key: &str) -> bool {
+        self.method.is_some()
+            && self
+                .rows
+                .as_ref()
+                .is_none_or(|r| r.iter().any(|k| k == key))
+    }
 }

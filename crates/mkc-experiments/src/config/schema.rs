@@ -249,6 +249,10 @@ pub struct ColumnCfg {
     /// must be a parameter of the column's method.
     #[serde(default)]
     pub row_params: Option<BTreeMap<String, String>>,
+    /// Run the method on these rows of the table only; the others show the paper's
+    /// value alone (e.g. a method too slow for the large sets). Absent: every row.
+    #[serde(default)]
+    pub rows: Option<Vec<String>>,
 }
 
 /// What a figure shows.

@@ -240,12 +240,24 @@ impl<'a> TableCtx<'a> {
             select: c.select.unwrap_or(metrics[0]),
             per_metric: c.per_metric,
             restarts,
+            rows: c.rows.clone(),
         };
+        if let Some(d) = c
+            .rows
+            .iter()
+            .flatten()
+            .find(|d| !self.t.datasets.contains(*d))
+        {
+            return Err(self.err(
+                format!("{ck}.rows"),
+                format!("`{d}` is not a row of the table"),
+            ));
+        }
         let Some(mname) = &c.method else {
-            if !grid.is_empty() || !fixed.is_empty() || c.row_params.is_some() {
+            if !grid.is_empty() || !fixed.is_empty() || c.row_params.is_some() || c.rows.is_some() {
                 return Err(self.err(
                     format!("{ck}.method"),
-                    "params/grid/row_params given but no method",
+                    "params/grid/row_params/rows given but no method",
                 ));
             }
             return Ok(col);

@@ -466,7 +466,7 @@ fn bad_column_row_params_maps_are_errors() {
             r#"{ id = "kkm", label = "K", method = "kkm", row_params = {} }, { id = "other", label = "O", row_params = {} },"#,
             "toy = { max_iter = 3 }",
             "tables.t1.columns[1].method",
-            "row_params given but no method",
+            "given but no method",
         ),
     ] {
         let (k, r) = error_of(&with_rows(columns, rows));
@@ -496,4 +496,29 @@ fn every_shipped_config_resolves_under_each_of_its_profiles() {
         seen += 1;
     }
     assert!(seen >= 6, "{seen} configs");
+}
+
+#[test]
+fn a_column_may_run_on_some_rows_only() {
+    let text = GOOD
+        .replace(
+            "datasets = [\"toy\"]\nmetrics",
+            "datasets = [\"toy\", \"toy2\"]\nmetrics",
+        )
+        .replace(
+            "[datasets.toy]\n",
+            "[datasets.toy2]\nrecipe = \"g\"\n[datasets.toy]\n",
+        )
+        .replace(
+            "method = \"kkm\", grid",
+            "method = \"kkm\", rows = [\"toy2\"], grid",
+        );
+    let cfg = parse_config("rows.toml", &text).unwrap();
+    let plan = resolve("rows.toml", &cfg, "full", &known).unwrap();
+    let cols = &plan.tables[0].columns;
+    assert!(cols[0].runs_on("toy2") && !cols[0].runs_on("toy"));
+    assert!(cols[1].runs_on("toy") && !cols[2].runs_on("toy"));
+    let (k, r) = error_of(&text.replace("rows = [\"toy2\"]", "rows = [\"toy3\"]"));
+    assert_eq!(k, "tables.t1.columns[0].rows");
+    assert!(r.contains("`toy3` is not a row"), "{r}");
 }
