@@ -68,8 +68,9 @@
 //! 0.05 s, Ionosphere (351) 2.2 s, Diabetes (768) 2.9 s, German (1000) 11 s, LetterAvsB
 //! (1555) 89 s, Satellite1vs2 (2236) 336 s — the largest solved; a Newton step costs
 //! O(n³), so Krvskp (3196) would take about 3x and Spambase (4601) about 9x as long.
-//! Gaussian kernels add the rank r ≤ 300 of their features: Ionosphere 4.3 s,
-//! German 34 s. The criterion bench `benches/gmmc.rs` times a synthetic sweep and German.
+//! Gaussian kernels add the rank r ≤ 300 of their features: Ionosphere 4.3 s, German
+//! 108 s (r = 300, 441 Newton steps, on a loaded machine). The criterion bench
+//! `benches/gmmc.rs` times a synthetic sweep and German.
 //!
 //! # Example
 //! ```
