@@ -47,6 +47,23 @@
 //!   loop ([`CpmmcStop`]).
 //! - Ties: a decision value of exactly 0 takes the sign +1 in CCCP and cluster 0 in the
 //!   labels.
+//!
+//! # Example
+//! ```
+//! use faer::Mat;
+//! use mkc_mmc::prelude::*;
+//!
+//! // Two groups of 20 points in the plane, along the first axis.
+//! let x = Mat::from_fn(40, 2, |i, j| {
+//!     let side = if i < 20 { -2.0 } else { 2.0 };
+//!     (if j == 0 { side } else { 0.0 }) + 0.1 * ((i * 7 + j * 3) % 5) as f64
+//! });
+//! let data = KernelSet::from_features(x.as_ref())?;
+//! let fit = CpmmcParams::new().c(10.0).fit(&data, 2, 0)?;
+//! assert!(fit.converged && fit.labels[..20].iter().all(|&l| l == fit.labels[0]));
+//! assert!(fit.labels[20..].iter().all(|&l| l != fit.labels[0]));
+//! # Ok::<(), mkc_core::Error>(())
+//! ```
 
 mod cuts;
 mod cutting_plane;

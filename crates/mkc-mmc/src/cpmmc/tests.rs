@@ -288,6 +288,29 @@ fn each_cccp_step_is_optimal_by_kkt_and_strong_duality() {
             // Primal feasibility of the linearised constraints, evaluated from G directly.
             let f: Vec<f64> = gram.apply(&beta).iter().map(|v| v + step.bias).collect();
             assert!(step.bias.abs() <= kappa + 1e-12);
+            // ∂/∂b̃: s̄ᵀλ = ν₁ − ν₂, and a bound multiplier is positive only at its bound.
+            let sl: f64 = data
+                .s_bar
+                .iter()
+                .zip(&step.lambda)
+                .map(|(a, b)| a * b)
+                .sum();
+            assert!(
+                (sl - step.nu[0] + step.nu[1]).abs() < 1e-8,
+                "{name} {trial}"
+            );
+            if step.nu[0] > 1e-6 {
+                assert!(
+                    (step.bias - kappa).abs() < 1e-6,
+                    "{name} {trial}: ν₁ > 0 off the bound"
+                );
+            }
+            if step.nu[1] > 1e-6 {
+                assert!(
+                    (step.bias + kappa).abs() < 1e-6,
+                    "{name} {trial}: ν₂ > 0 off the bound"
+                );
+            }
             for (j, cut) in cuts.iter().enumerate() {
                 let lhs: f64 = (0..24)
                     .filter(|&i| cut[i])
