@@ -94,6 +94,8 @@ pub mod prelude {
     pub use mkc_lgmmc::prelude::*;
     #[cfg(feature = "mkkm")]
     pub use mkc_mkkm::prelude::*;
+    #[cfg(feature = "mmc")]
+    pub use mkc_mmc::prelude::*;
     #[cfg(feature = "rmkc")]
     pub use mkc_rmkc::prelude::*;
     #[cfg(feature = "robust")]
