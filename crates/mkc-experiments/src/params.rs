@@ -217,6 +217,12 @@ impl ParamSet {
         }
     }
 
+    /// A parameter as the type the receiving setter takes (`f64`, `usize`, `bool` or an
+    /// option enum declared with the adapters' `words!`).
+    pub fn get<T: FromParam>(&self, name: &str) -> Result<T> {
+        T::from_param(self, name)
+    }
+
     /// `name=value, …` of the parameters in `names` (all when empty), for table notes.
     pub fn describe(&self, names: &[String]) -> String {
         self.0
@@ -225,6 +231,30 @@ impl ParamSet {
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+/// A value an adapter reads from a [`ParamSet`] with [`ParamSet::get`].
+pub trait FromParam: Sized {
+    /// Read parameter `name` of `set` as this type (a typed error names the key).
+    fn from_param(set: &ParamSet, name: &str) -> Result<Self>;
+}
+
+impl FromParam for f64 {
+    fn from_param(set: &ParamSet, name: &str) -> Result<Self> {
+        set.f64(name)
+    }
+}
+
+impl FromParam for usize {
+    fn from_param(set: &ParamSet, name: &str) -> Result<Self> {
+        set.usize(name)
+    }
+}
+
+impl FromParam for bool {
+    fn from_param(set: &ParamSet, name: &str) -> Result<Self> {
+        set.bool(name)
     }
 }
 

@@ -3,9 +3,14 @@
 //! on it from its own seed (restarts share the embedding), the protocol of the authors'
 //! evaluation script (mean over 20 such runs).
 
-use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::Result;
+use crate::params::{ParamKind, ParamSpec};
 use mkc_spectral::{AascParams, LambdaRule};
+
+words!(LambdaRule {
+    "root-or-start" => LambdaRule::RootOrStart,
+    "start" => LambdaRule::Start,
+    _ => LambdaRule::RootOrLeastSquares,
+});
 
 #[rustfmt::skip]
 const PARAMS: &[ParamSpec] = &[
@@ -18,27 +23,8 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("normalize_rows", ParamKind::Bool, "true", "row-normalise the embedding before k-means (authors' reported setting)"),
 ];
 
-/// AASC's parameters from a parameter set.
-fn params(p: &ParamSet) -> Result<AascParams> {
-    let lambda = match p.str("lambda")? {
-        "root-or-start" => LambdaRule::RootOrStart,
-        "start" => LambdaRule::Start,
-        _ => LambdaRule::RootOrLeastSquares,
-    };
-    Ok(AascParams::new()
-        .lambda(lambda)
-        .lambda_start(p.f64("lambda_start")?)
-        .max_iter(p.usize("max_iter")?)
-        .tol(p.f64("tol")?)
-        .n_init(p.usize("n_init")?)
-        .kmeans_max_iter(p.usize("kmeans_max_iter")?)
-        .normalize_rows(p.bool("normalize_rows")?))
-}
-
 adapter! {
     /// AASC.
-    Aasc, "aasc",
-    "AASC: affinity aggregation spectral clustering, Σ v_k² W_k with closed-form weights (Huang et al.)",
-    PARAMS,
-    |p| params(p)?
+    Aasc, "aasc", "AASC: affinity aggregation spectral clustering, Σ v_k² W_k with closed-form weights (Huang et al.)", PARAMS,
+    AascParams::new() => [lambda, lambda_start, max_iter, tol, n_init, kmeans_max_iter, normalize_rows]
 }

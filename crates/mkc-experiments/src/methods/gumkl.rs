@@ -14,12 +14,6 @@ const PARAMS: &[ParamSpec] = &[
 
 adapter! {
     /// GUMKL, Algorithm 1 (+ the kernel k-means refinement the paper reports).
-    Gumkl, "gumkl",
-    "GUMKL: greedy unsupervised multiple kernel learning (k-medoids + closed-form weights)",
-    PARAMS,
-    |p| GumklParams::new()
-        .p(p.f64("p")?)
-        .refine(p.bool("refine")?)
-        .tol(p.f64("tol")?)
-        .max_iter(p.usize("max_iter")?)
+    Gumkl, "gumkl", "GUMKL: greedy unsupervised multiple kernel learning (k-medoids + closed-form weights)", PARAMS,
+    GumklParams::new() => [p, refine, tol, max_iter]
 }

@@ -3,7 +3,7 @@
 //! (KAMM-R, same options as SimpleMKKM), or minimised over γ by alternation (KAMM-A).
 //! Reconstructed (no authors' code); deterministic, restarts share the optimisation.
 
-use super::mkkm::{labels_and_prep, with_labels};
+use super::mkkm::{family, with_labels};
 use super::simplemkkm::{simplemkkm_params, SIMPLEMKKM_PARAMS};
 use crate::params::{ParamKind, ParamSpec};
 use mkc_simplemkkm::{KammAParams, KammRParams};
@@ -24,15 +24,6 @@ const KAMM_A_PARAMS: [ParamSpec; 2] = [
 
 adapter! {
     /// KAMM-A: SimpleMKKM's min-max objective by alternation.
-    KammA, "kamm-a",
-    "KAMM-A (SimpleMKKM's Table 3): SimpleMKKM's objective by alternation (H = top-k eigenvectors, then γ_p ∝ 1/tr(Hᵀ K_p H))",
-    with_labels(&KAMM_A_PARAMS),
-    |p| {
-        let (labels, prep) = labels_and_prep(p)?;
-        KammAParams::new()
-            .tol(p.f64("tol")?)
-            .max_iter(p.usize("max_iter")?)
-            .preprocessing(prep)
-            .labels(labels)
-    }
+    KammA, "kamm-a", "KAMM-A (SimpleMKKM's Table 3): SimpleMKKM's objective by alternation (H = top-k eigenvectors, then γ_p ∝ 1/tr(Hᵀ K_p H))", with_labels(&KAMM_A_PARAMS),
+    KammAParams::new() => [tol, max_iter] then |b, p| family(b, p)?
 }

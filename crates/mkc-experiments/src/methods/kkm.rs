@@ -6,8 +6,7 @@
 //! k-means++ is the randomised seeding every later kernel k-means uses).
 
 use super::KernelUse;
-use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::Result;
+use crate::params::{ParamKind, ParamSpec};
 use mkc_kmeans::KernelKMeansParams;
 
 #[rustfmt::skip]
@@ -16,18 +15,8 @@ pub(crate) const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("max_iter", ParamKind::Int, "100", "iteration cap of each initialisation"),
 ];
 
-/// Kernel k-means parameters from a parameter set.
-pub(crate) fn params(p: &ParamSet) -> Result<KernelKMeansParams> {
-    Ok(KernelKMeansParams::new()
-        .n_init(p.usize("n_init")?)
-        .max_iter(p.usize("max_iter")?))
-}
-
 adapter! {
     /// Kernel k-means (`mkc-kmeans`), single kernel.
-    Kkm, "kkm",
-    "kernel k-means on each kernel separately (single-kernel baseline)",
-    PARAMS,
-    kernels = KernelUse::Single,
-    |p| params(p)?
+    Kkm, "kkm", "kernel k-means on each kernel separately (single-kernel baseline)", PARAMS,
+    KernelKMeansParams::new() => [n_init, max_iter]; kernels = KernelUse::Single
 }

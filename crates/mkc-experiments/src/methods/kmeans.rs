@@ -12,10 +12,6 @@ const PARAMS: &[ParamSpec] = &[
 
 adapter! {
     /// k-means adapter.
-    KMeans, "kmeans",
-    "k-means on the feature matrix (k-means++ seeding); needs dense features",
-    PARAMS,
-    |p| mkc_kmeans::KMeansParams::new()
-        .n_init(p.usize("n_init")?)
-        .max_iter(p.usize("max_iter")?)
+    KMeans, "kmeans", "k-means on the feature matrix (k-means++ seeding); needs dense features", PARAMS,
+    mkc_kmeans::KMeansParams::new() => [n_init, max_iter]
 }

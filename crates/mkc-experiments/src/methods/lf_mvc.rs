@@ -3,7 +3,7 @@
 //! SimpleMKKM authors' Flower17 call: λ = 2, the default); the consensus H is computed
 //! once, k-means per seed.
 
-use super::mkkm::{labels_and_prep, with_labels};
+use super::mkkm::{family, with_labels};
 use crate::params::{ParamKind, ParamSpec};
 use mkc_mkkm::LfMvcParams;
 
@@ -16,17 +16,6 @@ const PARAMS: [ParamSpec; 4] = [
 
 adapter! {
     /// LF-MVC, late fusion alignment maximisation.
-    LfMvc, "lf-mvc",
-    "LF-MVC (Wang et al. 2019): consensus H aligned with rotated per-kernel base partitions (Procrustes updates) and the average kernel's",
-    with_labels(&PARAMS),
-    |p| {
-        let (labels, prep) = labels_and_prep(p)?;
-        LfMvcParams::new()
-            .lambda(p.f64("lambda")?)
-            .tol(p.f64("tol")?)
-            .max_iter(p.usize("max_iter")?)
-            .accumulate(p.bool("accumulate")?)
-            .preprocessing(prep)
-            .labels(labels)
-    }
+    LfMvc, "lf-mvc", "LF-MVC (Wang et al. 2019): consensus H aligned with rotated per-kernel base partitions (Procrustes updates) and the average kernel's", with_labels(&PARAMS),
+    LfMvcParams::new() => [lambda, tol, max_iter, accumulate] then |b, p| family(b, p)?
 }

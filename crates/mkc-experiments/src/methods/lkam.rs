@@ -2,7 +2,7 @@
 //! neighbourhoods, as the SimpleMKKM authors run it. Deterministic optimisation once per
 //! grid point; only the final k-means on H depends on the seed.
 
-use super::mkkm::{labels_and_prep, with_labels};
+use super::mkkm::{family, with_labels};
 use crate::params::{ParamKind, ParamSpec};
 use mkc_mkkm::LkamParams;
 
@@ -17,18 +17,6 @@ const PARAMS: [ParamSpec; 5] = [
 
 adapter! {
     /// LKAM: localised kernels (1/n) A ∘ K_p over τ-nearest neighbourhoods, weights by a simplex QP.
-    Lkam, "lkam",
-    "LKAM (Li et al. 2016): multiple kernel k-means aligned only within τ-nearest neighbourhoods, local regulariser λ",
-    with_labels(&PARAMS),
-    |p| {
-        let (labels, prep) = labels_and_prep(p)?;
-        LkamParams::new()
-            .lambda(p.f64("lambda")?)
-            .tau(p.f64("tau")?)
-            .tol(p.f64("tol")?)
-            .max_iter(p.usize("max_iter")?)
-            .zero_weight(p.f64("zero_weight")?)
-            .preprocessing(prep)
-            .labels(labels)
-    }
+    Lkam, "lkam", "LKAM (Li et al. 2016): multiple kernel k-means aligned only within τ-nearest neighbourhoods, local regulariser λ", with_labels(&PARAMS),
+    LkamParams::new() => [lambda, tau, tol, max_iter, zero_weight] then |b, p| family(b, p)?
 }

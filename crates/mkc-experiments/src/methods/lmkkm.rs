@@ -2,7 +2,7 @@
 //! with sample-specific gating weights. No tuned hyper-parameter (a fixed number of
 //! alternations; the authors' demo: 10); Θ and H are computed once, k-means per seed.
 
-use super::mkkm::{labels_and_prep, with_labels};
+use super::mkkm::{family, with_labels};
 use crate::params::{ParamKind, ParamSpec};
 use mkc_mkkm::LmkkmParams;
 
@@ -29,16 +29,6 @@ const PARAMS: [ParamSpec; 3] = [
 
 adapter! {
     /// LMKKM, localised (sample-specific) kernel weights.
-    Lmkkm, "lmkkm",
-    "LMKKM (Gönen & Margolin 2014): kernel k-means on Σ_m (θ_m θ_mᵀ) ∘ K_m with per-sample gating weights, alternating top-k eigenvectors and a simplex-constrained QP",
-    with_labels(&PARAMS),
-    |p| {
-        let (labels, prep) = labels_and_prep(p)?;
-        LmkkmParams::new()
-            .iterations(p.usize("iterations")?)
-            .qp_tol(p.f64("qp_tol")?)
-            .qp_max_iter(p.usize("qp_max_iter")?)
-            .preprocessing(prep)
-            .labels(labels)
-    }
+    Lmkkm, "lmkkm", "LMKKM (Gönen & Margolin 2014): kernel k-means on Σ_m (θ_m θ_mᵀ) ∘ K_m with per-sample gating weights, alternating top-k eigenvectors and a simplex-constrained QP", with_labels(&PARAMS),
+    LmkkmParams::new() => [iterations, qp_tol, qp_max_iter] then |b, p| family(b, p)?
 }

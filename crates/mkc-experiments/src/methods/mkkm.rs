@@ -21,6 +21,41 @@ pub(super) fn with_labels(own: &[ParamSpec]) -> Vec<ParamSpec> {
     own.iter().cloned().chain(LABEL_PARAMS).collect()
 }
 
+/// The builders of the family, whose shared options [`family`] sets.
+pub(super) trait Family {
+    /// The builder with its preprocessing and final k-means settings.
+    fn shared(self, labels: LabelOptions, prep: Preprocessing) -> Self;
+}
+
+macro_rules! family_builders {
+    ($($t:ty),*) => {
+        $(impl Family for $t {
+            fn shared(self, labels: LabelOptions, prep: Preprocessing) -> Self {
+                self.preprocessing(prep).labels(labels)
+            }
+        })*
+    };
+}
+
+family_builders!(
+    MkkmParams,
+    MkkmMirParams,
+    mkc_mkkm::LkamParams,
+    mkc_mkkm::LfMvcParams,
+    mkc_mkkm::LmkkmParams,
+    mkc_mkkm::MkkmMmParams,
+    mkc_mkkm::OnkcParams,
+    mkc_simplemkkm::KammAParams,
+    mkc_simplemkkm::SimpleMkkmParams,
+    mkc_simplemkkm::AvgParams
+);
+
+/// A family builder with the options of [`LABEL_PARAMS`] set (the adapters' `then`).
+pub(super) fn family<B: Family>(builder: B, p: &ParamSet) -> Result<B> {
+    let (labels, prep) = labels_and_prep(p)?;
+    Ok(builder.shared(labels, prep))
+}
+
 /// The final k-means settings and the preprocessing from [`LABEL_PARAMS`].
 pub(super) fn labels_and_prep(p: &ParamSet) -> Result<(LabelOptions, Preprocessing)> {
     let opts = LabelOptions {
@@ -52,17 +87,8 @@ const MKKM_PARAMS: [ParamSpec; 2] = [
 
 adapter! {
     /// MKKM (Huang et al., 2012) as in the SimpleMKKM authors' baseline.
-    Mkkm, "mkkm",
-    "MKKM (Huang et al. 2012): alternate relaxed kernel k-means and closed-form weights of Σ γ_p² K_p",
-    with_labels(&MKKM_PARAMS),
-    |p| {
-        let (labels, prep) = labels_and_prep(p)?;
-        MkkmParams::new()
-            .tol(p.f64("tol")?)
-            .max_iter(p.usize("max_iter")?)
-            .preprocessing(prep)
-            .labels(labels)
-    }
+    Mkkm, "mkkm", "MKKM (Huang et al. 2012): alternate relaxed kernel k-means and closed-form weights of Σ γ_p² K_p", with_labels(&MKKM_PARAMS),
+    MkkmParams::new() => [tol, max_iter] then |b, p| family(b, p)?
 }
 
 const MKKM_MIR_PARAMS: [ParamSpec; 3] = [
@@ -73,16 +99,6 @@ const MKKM_MIR_PARAMS: [ParamSpec; 3] = [
 
 adapter! {
     /// MKKM-MiR (Liu et al., AAAI 2016), matrix-induced regularisation.
-    MkkmMir, "mkkm-mir",
-    "MKKM-MiR (Liu et al. 2016): MKKM with the matrix-induced regulariser (λ/2) γᵀMγ, weights by a simplex QP",
-    with_labels(&MKKM_MIR_PARAMS),
-    |p| {
-        let (labels, prep) = labels_and_prep(p)?;
-        MkkmMirParams::new()
-            .lambda(p.f64("lambda")?)
-            .tol(p.f64("tol")?)
-            .max_iter(p.usize("max_iter")?)
-            .preprocessing(prep)
-            .labels(labels)
-    }
+    MkkmMir, "mkkm-mir", "MKKM-MiR (Liu et al. 2016): MKKM with the matrix-induced regulariser (λ/2) γᵀMγ, weights by a simplex QP", with_labels(&MKKM_MIR_PARAMS),
+    MkkmMirParams::new() => [lambda, tol, max_iter] then |b, p| family(b, p)?
 }

@@ -2,7 +2,7 @@
 //! ℓ2-norm weights. No tuned hyper-parameter (the authors' package: 10 iterations,
 //! tolerance 1e-4); the weights and H are computed once, k-means per seed.
 
-use super::mkkm::{labels_and_prep, with_labels};
+use super::mkkm::{family, with_labels};
 use crate::params::{ParamKind, ParamSpec};
 use mkc_mkkm::MkkmMmParams;
 
@@ -23,15 +23,6 @@ const PARAMS: [ParamSpec; 2] = [
 
 adapter! {
     /// MKKM-MM, the min–max formulation (SimpleMKKM's eq. (3)).
-    MkkmMm, "mkkm-mm",
-    "MKKM-MM (Bang et al. 2018): min over H of max over ℓ2-norm weights of tr(Σ θ_p K_p (I − HHᵀ)), θ = a/‖a‖ in closed form",
-    with_labels(&PARAMS),
-    |p| {
-        let (labels, prep) = labels_and_prep(p)?;
-        MkkmMmParams::new()
-            .tol(p.f64("tol")?)
-            .max_iter(p.usize("max_iter")?)
-            .preprocessing(prep)
-            .labels(labels)
-    }
+    MkkmMm, "mkkm-mm", "MKKM-MM (Bang et al. 2018): min over H of max over ℓ2-norm weights of tr(Σ θ_p K_p (I − HHᵀ)), θ = a/‖a‖ in closed form", with_labels(&PARAMS),
+    MkkmMmParams::new() => [tol, max_iter] then |b, p| family(b, p)?
 }

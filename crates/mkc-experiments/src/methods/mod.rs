@@ -34,7 +34,26 @@ use serde::Serialize;
 ///
 /// An optional `kernels = KernelUse::Single,` after the parameter list marks a
 /// single-kernel method.
+///
+/// The short form names the builder and its setters instead of a closure: each setter
+/// receives the parameter of its own name (or the one written after `=`) as the type it
+/// takes ([`ParamSet::get`]), an optional `then |b, p| …` finishes the builder, and an
+/// optional `; kernels = KernelUse::Single` comes last:
+///
+/// ```ignore
+/// adapter! {
+///     /// RMKC.
+///     Rmkc, "rmkc", "RMKC: ratio-based MKC", PARAMS,
+///     RmkcParams::new() => [c = "C", l = "L", norm, max_iter] then |b, p| b.balance(p.get("balance")?)
+/// }
+/// ```
 macro_rules! adapter {
+    (@key $set:ident $key:literal) => {
+        $key
+    };
+    (@key $set:ident) => {
+        stringify!($set)
+    };
     (
         $(#[$doc:meta])* $ty:ident, $name:literal, $about:literal,
         $params:expr, $(kernels = $kernels:expr,)? |$p:ident| $build:expr $(,)?
@@ -62,6 +81,38 @@ macro_rules! adapter {
                 // The body may use `?` on the parameter set's typed getters.
                 let built = (|| -> mkc_core::Result<_> { Ok($build) })()?;
                 Ok(Box::new(built))
+            }
+        }
+    };
+    (
+        $(#[$doc:meta])* $ty:ident, $name:literal, $about:literal, $params:expr,
+        $new:expr => [$($set:ident $(= $key:literal)?),* $(,)?]
+        $(then |$b:ident, $q:ident| $post:expr)? $(; kernels = $kernels:expr)? $(,)?
+    ) => {
+        adapter! {
+            $(#[$doc])* $ty, $name, $about, $params, $(kernels = $kernels,)?
+            |p| {
+                let built = $new;
+                $(let built = built.$set(p.get(adapter!(@key $set $($key)?))?);)*
+                $(let ($b, $q) = (built, p); let built = $post;)?
+                built
+            }
+        }
+    };
+}
+
+/// Map a [`ParamKind::Choice`](crate::params::ParamKind::Choice) parameter's words to a method's option enum:
+/// `words!(Norm { "none" => Norm::None, "2" => Norm::L2, _ => Norm::L1 });` implements
+/// [`FromParam`](crate::params::FromParam) for it (the last arm takes every other declared word, so list the
+/// default there).
+macro_rules! words {
+    ($ty:ty { $($word:literal => $value:expr,)* _ => $other:expr $(,)? }) => {
+        impl $crate::params::FromParam for $ty {
+            fn from_param(set: &$crate::params::ParamSet, name: &str) -> mkc_core::Result<Self> {
+                Ok(match set.str(name)? {
+                    $($word => $value,)*
+                    _ => $other,
+                })
             }
         }
     };

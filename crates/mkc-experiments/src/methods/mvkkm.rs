@@ -2,9 +2,10 @@
 //! ∝ D_v^(−1/(p−1)), started from global kernel k-means on the uniform combination.
 //! Deterministic, so the seed is ignored and restarts are copies of one fit.
 
-use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::Result;
+use crate::params::{ParamKind, ParamSpec};
 use mkc_gumkl::{MvkkmInit, MvkkmParams};
+
+words!(MvkkmInit { "fast-global" => MvkkmInit::FastGlobalKernelKMeans, _ => MvkkmInit::GlobalKernelKMeans });
 
 #[rustfmt::skip]
 const PARAMS: &[ParamSpec] = &[
@@ -15,24 +16,8 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("weight_floor", ParamKind::Float, "1e-5", "weights below this are set to 0 (authors' code: 1e-5)"),
 ];
 
-/// MVKKM's parameters from a parameter set.
-fn params(p: &ParamSet) -> Result<MvkkmParams> {
-    let init = match p.str("init")? {
-        "fast-global" => MvkkmInit::FastGlobalKernelKMeans,
-        _ => MvkkmInit::GlobalKernelKMeans,
-    };
-    Ok(MvkkmParams::new()
-        .p(p.f64("p")?)
-        .init(init)
-        .tol(p.f64("tol")?)
-        .max_iter(p.usize("max_iter")?)
-        .weight_floor(p.f64("weight_floor")?))
-}
-
 adapter! {
     /// MVKKM.
-    Mvkkm, "mvkkm",
-    "MVKKM: multi-view kernel k-means with closed-form view weights (Tzortzis & Likas)",
-    PARAMS,
-    |p| params(p)?
+    Mvkkm, "mvkkm", "MVKKM: multi-view kernel k-means with closed-form view weights (Tzortzis & Likas)", PARAMS,
+    MvkkmParams::new() => [p, init, tol, max_iter, weight_floor]
 }

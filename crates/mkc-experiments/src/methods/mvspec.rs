@@ -3,8 +3,7 @@
 //! weights. The alternation is deterministic; each run is the final k-means from its own seed
 //! (restarts share the alternation).
 
-use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::Result;
+use crate::params::{ParamKind, ParamSpec};
 use mkc_spectral::MvspecParams;
 
 #[rustfmt::skip]
@@ -17,21 +16,8 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("kmeans_max_iter", ParamKind::Int, "1000", "Lloyd iterations per replicate (authors: 1000)"),
 ];
 
-/// MVSpec's parameters from a parameter set.
-fn params(p: &ParamSet) -> Result<MvspecParams> {
-    Ok(MvspecParams::new()
-        .p(p.f64("p")?)
-        .tol(p.f64("tol")?)
-        .max_iter(p.usize("max_iter")?)
-        .weight_floor(p.f64("weight_floor")?)
-        .n_init(p.usize("n_init")?)
-        .kmeans_max_iter(p.usize("kmeans_max_iter")?))
-}
-
 adapter! {
     /// MVSpec.
-    Mvspec, "mvspec",
-    "MVSpec: multi-view spectral clustering with closed-form view weights (Tzortzis & Likas)",
-    PARAMS,
-    |p| params(p)?
+    Mvspec, "mvspec", "MVSpec: multi-view spectral clustering with closed-form view weights (Tzortzis & Likas)", PARAMS,
+    MvspecParams::new() => [p, tol, max_iter, weight_floor, n_init, kmeans_max_iter]
 }

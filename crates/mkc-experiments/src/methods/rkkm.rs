@@ -16,11 +16,6 @@ const PARAMS: &[ParamSpec] = &[
 
 adapter! {
     /// RKKM, single kernel.
-    Rkkm, "rkkm",
-    "RKKM: robust kernel k-means, l2,1 loss by reweighting, on each kernel separately",
-    PARAMS,
-    kernels = KernelUse::Single,
-    |p| RkkmParams::new()
-        .n_init(p.usize("n_init")?)
-        .max_iter(p.usize("max_iter")?)
+    Rkkm, "rkkm", "RKKM: robust kernel k-means, l2,1 loss by reweighting, on each kernel separately", PARAMS,
+    RkkmParams::new() => [n_init, max_iter]; kernels = KernelUse::Single
 }

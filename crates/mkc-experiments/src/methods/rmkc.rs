@@ -5,9 +5,18 @@
 //! the solve counts (`init_solves`, `theta_solves`, `label_solves`) and the final J and E
 //! as diagnostics, and the seconds of the phases `init`, `theta` and `labels`.
 
-use crate::params::{ParamKind, ParamSet, ParamSpec};
+use crate::params::{FromParam, ParamKind, ParamSet, ParamSpec};
 use mkc_core::Result;
 use mkc_rmkc::{Balance, Norm, RmkcParams};
+
+words!(Norm { "none" => Norm::None, "2" => Norm::L2, _ => Norm::L1 });
+
+/// `balance` is ℓ as a fraction of N.
+impl FromParam for Balance {
+    fn from_param(set: &ParamSet, name: &str) -> Result<Self> {
+        Ok(Balance::Fraction(set.f64(name)?))
+    }
+}
 
 #[rustfmt::skip]
 const PARAMS: &[ParamSpec] = &[
@@ -20,26 +29,8 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("max_iter", ParamKind::Int, "100", "cap on the outer iterations of Algorithm 1"),
 ];
 
-fn params(p: &ParamSet) -> Result<RmkcParams> {
-    let norm = match p.str("p")? {
-        "none" => Norm::None,
-        "2" => Norm::L2,
-        _ => Norm::L1,
-    };
-    Ok(RmkcParams::new()
-        .c(p.f64("C")?)
-        .l(p.usize("L")?)
-        .balance(Balance::Fraction(p.f64("balance")?))
-        .norm(norm)
-        .init_pairs(p.f64("init_pairs")?)
-        .svm_tol(p.f64("svm_tol")?)
-        .max_iter(p.usize("max_iter")?))
-}
-
 adapter! {
     /// RMKC.
-    Rmkc, "rmkc",
-    "RMKC: ratio-based multiple kernel clustering, two clusters (Tzortzis & Likas)",
-    PARAMS,
-    |p| params(p)?
+    Rmkc, "rmkc", "RMKC: ratio-based multiple kernel clustering, two clusters (Tzortzis & Likas)", PARAMS,
+    RmkcParams::new() => [c = "C", l = "L", balance, norm = "p", init_pairs, svm_tol, max_iter]
 }

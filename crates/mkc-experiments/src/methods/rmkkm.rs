@@ -19,15 +19,6 @@ const PARAMS: &[ParamSpec] = &[
 
 adapter! {
     /// RMKKM, Algorithm 1 as the authors' code runs it.
-    Rmkkm, "rmkkm",
-    "RMKKM: robust multiple kernel k-means (l2,1 loss, weights with Σ w^γ = 1)",
-    PARAMS,
-    |p| RmkkmParams::new()
-        .gamma(p.f64("gamma")?)
-        .max_iter(p.usize("max_iter")?)
-        .tol(p.f64("tol")?)
-        .warm_start(p.bool("warm_start")?)
-        .inner_restarts(p.usize("inner_restarts")?)
-        .inner_max_iter(p.usize("inner_max_iter")?)
-        .n_init(p.usize("n_init")?)
+    Rmkkm, "rmkkm", "RMKKM: robust multiple kernel k-means (l2,1 loss, weights with Σ w^γ = 1)", PARAMS,
+    RmkkmParams::new() => [gamma, max_iter, tol, warm_start, inner_restarts, inner_max_iter, n_init]
 }

@@ -18,12 +18,6 @@ const PARAMS: &[ParamSpec] = &[
 
 adapter! {
     /// Spectral clustering, single kernel.
-    Spectral, "sc",
-    "spectral clustering (Ng-Jordan-Weiss normalised cut) with each kernel as affinity",
-    PARAMS,
-    kernels = KernelUse::Single,
-    |p| SpectralParams::new()
-        .n_init(p.usize("n_init")?)
-        .max_iter(p.usize("max_iter")?)
-        .clip_negative(p.bool("clip_negative")?)
+    Spectral, "sc", "spectral clustering (Ng-Jordan-Weiss normalised cut) with each kernel as affinity", PARAMS,
+    SpectralParams::new() => [n_init, max_iter, clip_negative]; kernels = KernelUse::Single
 }

@@ -24,41 +24,16 @@ fn specs(min_iter: &'static str, max_iter: &'static str) -> Vec<ParamSpec> {
     ]
 }
 
-macro_rules! build {
-    ($t:ident, $p:expr) => {
-        $t::new()
-            .alpha($p.f64("alpha")?)
-            .beta($p.f64("beta")?)
-            .min_iter($p.usize("min_iter")?)
-            .max_iter($p.usize("max_iter")?)
-            .tol($p.f64("tol")?)
-            .qp_tol($p.f64("qp_tol")?)
-            .z_solver(z_solver($p.str("z_solver")?))
-            .n_init($p.usize("n_init")?)
-    };
-}
-
-fn z_solver(name: &str) -> ZSolver {
-    match name {
-        "apg" => ZSolver::Apg,
-        "smo" => ZSolver::Smo,
-        _ => ZSolver::Auto,
-    }
-}
+words!(ZSolver { "apg" => ZSolver::Apg, "smo" => ZSolver::Smo, _ => ZSolver::Auto });
 
 adapter! {
     /// SCMK, Algorithm 2 (all kernels).
-    Scmk, "scmk",
-    "SCMK: joint similarity, clustering and kernel weights (Kang et al. AAAI 2017, Algorithm 2)",
-    specs("10", "500"),
-    |p| build!(ScmkParams, p)
+    Scmk, "scmk", "SCMK: joint similarity, clustering and kernel weights (Kang et al. AAAI 2017, Algorithm 2)", specs("10", "500"),
+    ScmkParams::new() => [alpha, beta, min_iter, max_iter, tol, qp_tol, z_solver, n_init]
 }
 
 adapter! {
     /// SCSK, Algorithm 1 (each kernel separately).
-    Scsk, "scsk",
-    "SCSK: joint similarity and clustering on each kernel (Kang et al. AAAI 2017, Algorithm 1)",
-    specs("5", "200"),
-    kernels = KernelUse::Single,
-    |p| build!(ScskParams, p)
+    Scsk, "scsk", "SCSK: joint similarity and clustering on each kernel (Kang et al. AAAI 2017, Algorithm 1)", specs("5", "200"),
+    ScskParams::new() => [alpha, beta, min_iter, max_iter, tol, qp_tol, z_solver, n_init]; kernels = KernelUse::Single
 }

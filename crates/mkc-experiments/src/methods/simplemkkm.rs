@@ -6,20 +6,13 @@
 //! share of the optimisation time. The adapters only map parameters. MKKM and MKKM-MiR
 //! are in `methods/mkkm.rs`, with the options the family shares.
 
-use super::mkkm::{labels_and_prep, with_labels, LABEL_PARAMS};
-use super::Method;
+use super::mkkm::{family, with_labels, LABEL_PARAMS};
 use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::{DynClusterer, Result};
+use mkc_core::Result;
 use mkc_simplemkkm::{Armijo, AvgParams, GoldenSection, LineSearch, SimpleMkkmParams, Solver};
-
-/// SimpleMKKM, Algorithm 1.
-pub struct SimpleMkkm;
-/// Avg-KKM in the authors' spectral form.
-pub struct AvgKkmSpectral;
 
 /// Algorithm 1's settings from the parameter set (also KAMM-R's, `methods/kamm.rs`).
 pub(super) fn simplemkkm_params(p: &ParamSet) -> Result<SimpleMkkmParams> {
-    let (labels, prep) = labels_and_prep(p)?;
     let cap = p.f64("step_cap")?;
     let ls = match p.str("line_search")? {
         "armijo" => LineSearch::Armijo(Armijo::default()),
@@ -31,19 +24,15 @@ pub(super) fn simplemkkm_params(p: &ParamSet) -> Result<SimpleMkkmParams> {
             trial_tol: p.f64("trial_tol")?,
         },
     };
-    Ok(SimpleMkkmParams::new()
-        .solver(solver)
-        .tol(p.f64("tol")?)
-        .max_iter(p.usize("max_iter")?)
-        .step_cap(if cap.is_infinite() { None } else { Some(cap) })
-        .line_search(ls)
-        .preprocessing(prep)
-        .labels(labels))
-}
-
-fn avg_params(p: &ParamSet) -> Result<AvgParams> {
-    let (labels, prep) = labels_and_prep(p)?;
-    Ok(AvgParams::new().preprocessing(prep).labels(labels))
+    family(
+        SimpleMkkmParams::new()
+            .solver(solver)
+            .tol(p.f64("tol")?)
+            .max_iter(p.usize("max_iter")?)
+            .step_cap(if cap.is_infinite() { None } else { Some(cap) })
+            .line_search(ls),
+        p,
+    )
 }
 
 /// Algorithm 1's options (also KAMM-R's).
@@ -57,32 +46,14 @@ pub(super) const SIMPLEMKKM_PARAMS: [ParamSpec; 7] = [
     ParamSpec::new("trial_tol", ParamKind::Float, "1e-3", "subspace solver: relative residual tolerance of line-search trial points"),
 ];
 
-impl Method for SimpleMkkm {
-    fn name(&self) -> &'static str {
-        "simplemkkm"
-    }
-    fn about(&self) -> &'static str {
-        "SimpleMKKM: min over kernel weights of max over H of tr(Hᵀ K_γ H), reduced gradient descent"
-    }
-    fn params(&self) -> Vec<ParamSpec> {
-        with_labels(&SIMPLEMKKM_PARAMS)
-    }
-    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
-        Ok(Box::new(simplemkkm_params(p)?))
-    }
+adapter! {
+    /// SimpleMKKM, Algorithm 1.
+    SimpleMkkm, "simplemkkm", "SimpleMKKM: min over kernel weights of max over H of tr(Hᵀ K_γ H), reduced gradient descent", with_labels(&SIMPLEMKKM_PARAMS),
+    |p| simplemkkm_params(p)?
 }
 
-impl Method for AvgKkmSpectral {
-    fn name(&self) -> &'static str {
-        "avg-kkm-spectral"
-    }
-    fn about(&self) -> &'static str {
-        "Avg-KKM as the SimpleMKKM authors run it: top-k eigenvectors of the average kernel, k-means on the row-normalised H"
-    }
-    fn params(&self) -> Vec<ParamSpec> {
-        LABEL_PARAMS.to_vec()
-    }
-    fn build(&self, p: &ParamSet) -> Result<Box<dyn DynClusterer>> {
-        Ok(Box::new(avg_params(p)?))
-    }
+adapter! {
+    /// Avg-KKM in the authors' spectral form.
+    AvgKkmSpectral, "avg-kkm-spectral", "Avg-KKM as the SimpleMKKM authors run it: top-k eigenvectors of the average kernel, k-means on the row-normalised H", LABEL_PARAMS,
+    AvgParams::new() => [] then |b, p| family(b, p)?
 }
