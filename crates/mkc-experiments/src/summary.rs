@@ -154,28 +154,20 @@ mod tests {
     }
 
     fn groups() -> Vec<Group> {
-        vec![
-            Group {
-                point: 0,
-                kernel: Some(0),
-                runs: vec![sc(60.0), sc(70.0)],
-            },
-            Group {
-                point: 1,
-                kernel: Some(0),
-                runs: vec![sc(80.0), sc(80.0)],
-            },
-            Group {
-                point: 0,
-                kernel: Some(1),
-                runs: vec![sc(90.0), sc(90.0)],
-            },
-            Group {
-                point: 1,
-                kernel: Some(1),
-                runs: vec![sc(90.0), sc(90.0)],
-            },
+        // (grid point, kernel, ACC of the two runs)
+        [
+            (0, 0, 60.0, 70.0),
+            (1, 0, 80.0, 80.0),
+            (0, 1, 90.0, 90.0),
+            (1, 1, 90.0, 90.0),
         ]
+        .into_iter()
+        .map(|(point, kernel, a, b)| Group {
+            point,
+            kernel: Some(kernel),
+            runs: vec![sc(a), sc(b)],
+        })
+        .collect()
     }
 
     #[test]
