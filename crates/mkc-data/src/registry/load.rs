@@ -20,6 +20,25 @@ struct Raw {
     split: Option<Vec<String>>,
 }
 
+impl Raw {
+    fn unsplit(features: Features, labels: Vec<Option<String>>) -> Raw {
+        Raw {
+            features,
+            labels,
+            split: None,
+        }
+    }
+}
+
+/// A registry entry's error: `key` of `datasets.<name>`.
+fn entry_error(name: &str, key: &str, msg: impl Into<String>) -> Error {
+    Error::config(
+        "dataset registry",
+        format!("datasets.{name}.{key}"),
+        msg.into(),
+    )
+}
+
 fn label_of(v: f64) -> Option<String> {
     if v.is_nan() {
         None
@@ -38,13 +57,47 @@ fn need<'a>(
     what: &str,
     pred: impl Fn(&str) -> bool,
 ) -> Result<&'a str> {
-    find(files, pred).ok_or_else(|| {
-        Error::config(
-            "dataset registry",
-            format!("datasets.{name}.files"),
-            format!("no {what} file listed"),
-        )
-    })
+    find(files, pred).ok_or_else(|| entry_error(name, "files", format!("no {what} file listed")))
+}
+
+/// What the per-format readers share: the entry, its files and where they are.
+struct Source<'a> {
+    name: &'a str,
+    e: &'a DatasetEntry,
+    files: &'a BTreeMap<String, String>,
+    dir: &'a DataDir,
+    nan: NanPolicy,
+}
+
+impl Source<'_> {
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path(rel)
+    }
+
+    fn need(&self, what: &str, pred: impl Fn(&str) -> bool) -> Result<&str> {
+        need(self.name, self.files, what, pred)
+    }
+
+    /// The first listed file (single-file formats).
+    fn first(&self) -> &str {
+        self.files.keys().next().map(String::as_str).unwrap_or("")
+    }
+
+    fn dense(&self, rel: &str) -> Result<Mat<f64>> {
+        csv::read_dense(self.path(rel), &CsvOptions::new().nan(self.nan))
+    }
+
+    /// A labels file of one label per line (missing-value markers become `None`).
+    fn labels(&self, rel: &str) -> Result<Vec<Option<String>>> {
+        Ok(csv::read_strings(self.path(rel))?
+            .into_iter()
+            .map(|s| if csv::is_missing(&s) { None } else { Some(s) })
+            .collect())
+    }
+
+    fn config_error(&self, key: &str, msg: impl Into<String>) -> Error {
+        entry_error(self.name, key, msg)
+    }
 }
 
 fn read_raw(
@@ -58,162 +111,142 @@ fn read_raw(
     } else {
         NanPolicy::Allow
     };
-    let p = |rel: &str| -> PathBuf { dir.path(rel) };
-    let format = e.format.unwrap_or(Format::Bundle);
-    match format {
-        Format::Bundle => {
-            let views: Vec<&str> = files
-                .keys()
-                .map(String::as_str)
-                .filter(|f| f.contains("/views/"))
-                .collect();
-            let features = if views.is_empty() {
-                let data = need(name, files, "data.csv[.gz]", |f| {
-                    f.ends_with("/data.csv") || f.ends_with("/data.csv.gz")
-                })?;
-                Features::Dense(csv::read_dense(p(data), &CsvOptions::new().nan(nan))?)
-            } else {
-                let mut vs = Vec::new();
-                for v in views {
-                    let stem = v
-                        .rsplit('/')
-                        .next()
-                        .unwrap_or(v)
-                        .trim_end_matches(".gz")
-                        .trim_end_matches(".csv");
-                    vs.push((
-                        stem.to_string(),
-                        csv::read_dense(p(v), &CsvOptions::new().nan(nan))?,
-                    ));
-                }
-                Features::Views(vs)
-            };
-            let lab = need(name, files, "labels.csv", |f| f.ends_with("/labels.csv"))?;
-            let labels = csv::read_strings(p(lab))?
-                .into_iter()
-                .map(|s| if csv::is_missing(&s) { None } else { Some(s) })
-                .collect();
-            let split = match find(files, |f| f.ends_with("/split.csv")) {
-                Some(s) => Some(
-                    csv::read_split(p(s))?
-                        .into_iter()
-                        .map(|(part, _)| part)
-                        .collect(),
-                ),
-                None => None,
-            };
-            Ok(Raw {
-                features,
-                labels,
-                split,
-            })
-        }
-        Format::Mat => {
-            let file = need(name, files, ".mat", |f| f.ends_with(".mat"))?;
-            let mat = read_any(p(file))?;
-            let fv = e.features_var.as_deref().unwrap_or("X");
-            let lv = e.labels_var.as_deref().unwrap_or("y");
-            let x = mat.require(fv)?;
-            let features = match x {
-                MatArray::Sparse { .. } => Features::Sparse(x.to_sparse_row(fv)?),
-                MatArray::Cell { items, .. } => {
-                    let names: Vec<String> = match &e.view_names {
-                        Some(n) if n.len() == items.len() => n.clone(),
-                        Some(n) => {
-                            return Err(Error::config(
-                                "dataset registry",
-                                format!("datasets.{name}.view_names"),
-                                format!("{} names for {} cells", n.len(), items.len()),
-                            ))
-                        }
-                        None => (1..=items.len()).map(|k| format!("view{k}")).collect(),
-                    };
-                    let mut vs = Vec::with_capacity(items.len());
-                    for (k, (n, it)) in names.into_iter().zip(items).enumerate() {
-                        vs.push((n, it.to_mat(&format!("{fv}{{{}}}", k + 1))?));
-                    }
-                    Features::Views(vs)
-                }
-                _ => Features::Dense(x.to_mat(fv)?),
-            };
-            let labels = mat
-                .require(lv)?
-                .to_vec(lv)?
-                .into_iter()
-                .map(label_of)
-                .collect();
-            Ok(Raw {
-                features,
-                labels,
-                split: None,
-            })
-        }
-        Format::Csv => {
-            let file = files.keys().next().map(String::as_str).unwrap_or("");
-            let m = csv::read_dense(p(file), &CsvOptions::new().header(e.header).nan(nan))?;
-            let lc = e.label_column.ok_or_else(|| {
-                Error::config(
-                    "dataset registry",
-                    format!("datasets.{name}.label_column"),
-                    "required for format = \"csv\"",
-                )
-            })?;
-            let d = m.ncols() as i64;
-            let col = if lc < 0 { d + lc } else { lc };
-            if col < 0 || col >= d {
-                return Err(Error::config(
-                    "dataset registry",
-                    format!("datasets.{name}.label_column"),
-                    format!("{lc} is outside the {d} columns"),
-                ));
-            }
-            let col = col as usize;
-            let labels = m.col(col).iter().map(|&v| label_of(v)).collect();
-            let x = Mat::from_fn(m.nrows(), m.ncols() - 1, |i, j| {
-                m[(i, if j < col { j } else { j + 1 })]
-            });
-            Ok(Raw {
-                features: Features::Dense(x),
-                labels,
-                split: None,
-            })
-        }
+    let src = Source {
+        name,
+        e,
+        files,
+        dir,
+        nan,
+    };
+    match e.format.unwrap_or(Format::Bundle) {
+        Format::Bundle => read_bundle(&src),
+        Format::Mat => read_mat(&src),
+        Format::Csv => read_csv(&src),
         Format::Libsvm => {
-            let file = files.keys().next().map(String::as_str).unwrap_or("");
-            let d = crate::libsvm::read(p(file), None)?;
-            Ok(Raw {
-                features: Features::Sparse(d.features),
-                labels: d.labels.into_iter().map(label_of).collect(),
-                split: None,
-            })
+            let d = crate::libsvm::read(src.path(src.first()), None)?;
+            Ok(Raw::unsplit(
+                Features::Sparse(d.features),
+                d.labels.into_iter().map(label_of).collect(),
+            ))
         }
         Format::Npy => {
-            let x = need(name, files, ".npy features", |f| f.ends_with(".npy"))?;
-            let l = need(name, files, "labels", |f| !f.ends_with(".npy"))?;
-            let labels = csv::read_strings(p(l))?
-                .into_iter()
-                .map(|s| if csv::is_missing(&s) { None } else { Some(s) })
-                .collect();
-            Ok(Raw {
-                features: Features::Dense(crate::npy::read(p(x))?),
-                labels,
-                split: None,
-            })
+            let x = src.need(".npy features", |f| f.ends_with(".npy"))?;
+            let l = src.need("labels", |f| !f.ends_with(".npy"))?;
+            let features = Features::Dense(crate::npy::read(src.path(x))?);
+            Ok(Raw::unsplit(features, src.labels(l)?))
         }
         Format::Kmatrix => {
-            let file = need(name, files, ".mat", |f| f.ends_with(".mat"))?;
+            let file = src.need(".mat", |f| f.ends_with(".mat"))?;
             let (ks, y) = crate::kmatrix::read_kmatrix_vars(
-                p(file),
+                src.path(file),
                 e.features_var.as_deref().unwrap_or("KH"),
                 e.labels_var.as_deref().unwrap_or("Y"),
             )?;
-            Ok(Raw {
-                features: Features::Kernels(ks),
-                labels: y.into_iter().map(label_of).collect(),
-                split: None,
-            })
+            Ok(Raw::unsplit(
+                Features::Kernels(ks),
+                y.into_iter().map(label_of).collect(),
+            ))
         }
     }
+}
+
+/// A bundle directory: `data.csv[.gz]` or `views/*.csv`, `labels.csv`, optional `split.csv`.
+fn read_bundle(src: &Source) -> Result<Raw> {
+    let views: Vec<&str> = src
+        .files
+        .keys()
+        .map(String::as_str)
+        .filter(|f| f.contains("/views/"))
+        .collect();
+    let features = if views.is_empty() {
+        let data = src.need("data.csv[.gz]", |f| {
+            f.ends_with("/data.csv") || f.ends_with("/data.csv.gz")
+        })?;
+        Features::Dense(src.dense(data)?)
+    } else {
+        let mut vs = Vec::new();
+        for v in views {
+            let stem = v
+                .rsplit('/')
+                .next()
+                .unwrap_or(v)
+                .trim_end_matches(".gz")
+                .trim_end_matches(".csv");
+            vs.push((stem.to_string(), src.dense(v)?));
+        }
+        Features::Views(vs)
+    };
+    let labels = src.labels(src.need("labels.csv", |f| f.ends_with("/labels.csv"))?)?;
+    let split = match find(src.files, |f| f.ends_with("/split.csv")) {
+        Some(s) => Some(
+            csv::read_split(src.path(s))?
+                .into_iter()
+                .map(|(part, _)| part)
+                .collect(),
+        ),
+        None => None,
+    };
+    Ok(Raw {
+        features,
+        labels,
+        split,
+    })
+}
+
+/// A MAT file: features (dense, sparse, or a cell array of views) and a label vector.
+fn read_mat(src: &Source) -> Result<Raw> {
+    let e = src.e;
+    let mat = read_any(src.path(src.need(".mat", |f| f.ends_with(".mat"))?))?;
+    let fv = e.features_var.as_deref().unwrap_or("X");
+    let lv = e.labels_var.as_deref().unwrap_or("y");
+    let x = mat.require(fv)?;
+    let features = match x {
+        MatArray::Sparse { .. } => Features::Sparse(x.to_sparse_row(fv)?),
+        MatArray::Cell { items, .. } => {
+            let names: Vec<String> = match &e.view_names {
+                Some(n) if n.len() == items.len() => n.clone(),
+                Some(n) => {
+                    return Err(src.config_error(
+                        "view_names",
+                        format!("{} names for {} cells", n.len(), items.len()),
+                    ))
+                }
+                None => (1..=items.len()).map(|k| format!("view{k}")).collect(),
+            };
+            let mut vs = Vec::with_capacity(items.len());
+            for (k, (n, it)) in names.into_iter().zip(items).enumerate() {
+                vs.push((n, it.to_mat(&format!("{fv}{{{}}}", k + 1))?));
+            }
+            Features::Views(vs)
+        }
+        _ => Features::Dense(x.to_mat(fv)?),
+    };
+    let labels = mat.require(lv)?.to_vec(lv)?;
+    Ok(Raw::unsplit(
+        features,
+        labels.into_iter().map(label_of).collect(),
+    ))
+}
+
+/// One CSV file whose `label_column` (negative: from the end) holds the labels.
+fn read_csv(src: &Source) -> Result<Raw> {
+    let e = src.e;
+    let opts = CsvOptions::new().header(e.header).nan(src.nan);
+    let m = csv::read_dense(src.path(src.first()), &opts)?;
+    let lc = e
+        .label_column
+        .ok_or_else(|| src.config_error("label_column", "required for format = \"csv\""))?;
+    let d = m.ncols() as i64;
+    let col = if lc < 0 { d + lc } else { lc };
+    if col < 0 || col >= d {
+        return Err(src.config_error("label_column", format!("{lc} is outside the {d} columns")));
+    }
+    let col = col as usize;
+    let labels = m.col(col).iter().map(|&v| label_of(v)).collect();
+    let x = Mat::from_fn(m.nrows(), m.ncols() - 1, |i, j| {
+        m[(i, if j < col { j } else { j + 1 })]
+    });
+    Ok(Raw::unsplit(Features::Dense(x), labels))
 }
 
 fn map_views(f: Features, g: impl Fn(&Mat<f64>) -> Result<Mat<f64>>) -> Result<Features> {
@@ -238,23 +271,7 @@ pub(super) fn load(
     dir: &DataDir,
 ) -> Result<Dataset> {
     let raw = read_raw(name, base, files, dir)?;
-    let n = raw.features.n_samples();
-    if raw.labels.len() != n {
-        return Err(Error::shape(
-            format!("dataset `{name}` labels"),
-            format!("{n} (one per sample)"),
-            raw.labels.len().to_string(),
-        ));
-    }
-    if let Some(s) = &raw.split {
-        if s.len() != n {
-            return Err(Error::shape(
-                format!("dataset `{name}` split.csv"),
-                format!("{n} rows"),
-                s.len().to_string(),
-            ));
-        }
-    }
+    let n = check_lengths(name, &raw)?;
     // missing labels
     let drop = base.drop_missing_labels || eff.drop_missing_labels;
     if let Some(i) = raw.labels.iter().position(Option::is_none) {
@@ -284,25 +301,8 @@ pub(super) fn load(
         .collect();
     let mut ds = Dataset::from_labels(name, features, &labels)?;
     ds.rows = keep.clone();
-    // split
     if let Some(parts) = eff.split.as_ref().or(base.split.as_ref()) {
-        let split = raw.split.as_ref().ok_or_else(|| {
-            Error::config(
-                "dataset registry",
-                format!("datasets.{name}.split"),
-                "the dataset has no split.csv",
-            )
-        })?;
-        let idx: Vec<usize> = (0..ds.n_samples())
-            .filter(|&i| parts.contains(&split[keep[i]]))
-            .collect();
-        if idx.is_empty() {
-            return Err(Error::config(
-                "dataset registry",
-                format!("datasets.{name}.split"),
-                format!("no row is in parts {parts:?}"),
-            ));
-        }
+        let idx = split_rows(name, &ds, raw.split.as_deref(), &keep, parts)?;
         ds = ds.select_rows(&idx)?;
         keep = idx.iter().map(|&i| keep[i]).collect();
         ds.rows = keep.clone();
@@ -311,30 +311,79 @@ pub(super) fn load(
     if let Some(classes) = eff.classes.as_ref().or(base.classes.as_ref()) {
         ds = ds.keep_classes(classes)?;
     }
-    // views
     if let Some(views) = eff.views.as_ref().or(base.views.as_ref()) {
-        let Features::Views(vs) = &ds.features else {
-            return Err(Error::config(
-                "dataset registry",
-                format!("datasets.{name}.views"),
-                "the dataset is not multi-view",
-            ));
-        };
-        let mut out = Vec::with_capacity(views.len());
-        for v in views {
-            let m = vs.iter().find(|(n, _)| n == v).ok_or_else(|| {
-                let have: Vec<&str> = vs.iter().map(|(n, _)| n.as_str()).collect();
-                Error::config(
-                    "dataset registry",
-                    format!("datasets.{name}.views"),
-                    format!("no view `{v}` (views: {})", have.join(", ")),
-                )
-            })?;
-            out.push(m.clone());
-        }
-        ds.features = Features::Views(out);
+        ds.features = select_views(name, &ds.features, views)?;
     }
-    // preprocessing: the base's steps, then the derived entry's
+    preprocess_steps(name, &mut ds, base, eff)?;
+    ds.name = name.to_string();
+    Ok(ds)
+}
+
+/// The number of samples, after checking that labels and split have one entry each.
+fn check_lengths(name: &str, raw: &Raw) -> Result<usize> {
+    let n = raw.features.n_samples();
+    if raw.labels.len() != n {
+        return Err(Error::shape(
+            format!("dataset `{name}` labels"),
+            format!("{n} (one per sample)"),
+            raw.labels.len().to_string(),
+        ));
+    }
+    if let Some(s) = &raw.split {
+        if s.len() != n {
+            return Err(Error::shape(
+                format!("dataset `{name}` split.csv"),
+                format!("{n} rows"),
+                s.len().to_string(),
+            ));
+        }
+    }
+    Ok(n)
+}
+
+/// Rows of `ds` (whose row `i` is file row `keep[i]`) in the split `parts`.
+fn split_rows(
+    name: &str,
+    ds: &Dataset,
+    split: Option<&[String]>,
+    keep: &[usize],
+    parts: &[String],
+) -> Result<Vec<usize>> {
+    let err = |msg: String| entry_error(name, "split", msg);
+    let split = split.ok_or_else(|| err("the dataset has no split.csv".into()))?;
+    let idx: Vec<usize> = (0..ds.n_samples())
+        .filter(|&i| parts.contains(&split[keep[i]]))
+        .collect();
+    if idx.is_empty() {
+        return Err(err(format!("no row is in parts {parts:?}")));
+    }
+    Ok(idx)
+}
+
+/// The views named in `views`, in that order.
+fn select_views(name: &str, features: &Features, views: &[String]) -> Result<Features> {
+    let err = |msg: String| entry_error(name, "views", msg);
+    let Features::Views(vs) = features else {
+        return Err(err("the dataset is not multi-view".into()));
+    };
+    let mut out = Vec::with_capacity(views.len());
+    for v in views {
+        let m = vs.iter().find(|(n, _)| n == v).ok_or_else(|| {
+            let have: Vec<&str> = vs.iter().map(|(n, _)| n.as_str()).collect();
+            err(format!("no view `{v}` (views: {})", have.join(", ")))
+        })?;
+        out.push(m.clone());
+    }
+    Ok(Features::Views(out))
+}
+
+/// The preprocessing steps: the base entry's, then the derived entry's.
+fn preprocess_steps(
+    name: &str,
+    ds: &mut Dataset,
+    base: &DatasetEntry,
+    eff: &DatasetEntry,
+) -> Result<()> {
     let mut steps: Vec<(Preprocess, &[usize])> = base
         .preprocess
         .iter()
@@ -355,9 +404,9 @@ pub(super) fn load(
                     continue;
                 }
             }
-            return Err(Error::config(
-                "dataset registry",
-                format!("datasets.{name}.preprocess"),
+            return Err(entry_error(
+                name,
+                "preprocess",
                 format!("{step:?} is not available for sparse or kernel data"),
             ));
         }
@@ -366,8 +415,7 @@ pub(super) fn load(
             |m| preprocess::apply(m, step, cols),
         )?;
     }
-    ds.name = name.to_string();
-    Ok(ds)
+    Ok(())
 }
 
 fn unit_rows_sparse(
