@@ -17,15 +17,19 @@
 //! [`Projection::Auto`] (default) avoids the full decomposition when G has low rank —
 //! for small ρ most eigenvalues of A are near −1/ρ (on Digit the rank of G is 10 at
 //! ρ = 2⁻⁷, 59 at 2⁻³, 169 at 1, 907 at 8): it asks block Lanczos
-//! (`mkc_linalg::eigen::top_k`) for the r largest eigenpairs of A, r from the previous
-//! iteration's rank plus k, doubling until one of them is at or below the floor, which
-//! proves that every eigenvalue above it was found; beyond r = n/6 it falls back to
-//! the full decomposition (the Krylov basis, about 3r vectors, is allowed up to 0.7 n
-//! here; `mkc_linalg`'s default switches to a full decomposition at 0.3 n, which at
-//! n = 2000 would already catch Digit's rank 169 at ρ = 1). G is then the same to the
-//! eigensolver's tolerance (relative residual 1e-8). Measured on Digit at ρ = 1 (rank
-//! 169, 3 iterations, a machine under a load of ~9): 6.8 s CPU for the whole example run
-//! with Lanczos for every G-step against 10.3 s with full decompositions.
+//! (`mkc_linalg::eigen::top_k`) for the r largest eigenpairs of A, r = the rank plus k,
+//! and accepts them when the r-th is at or below the floor, which proves that every
+//! eigenvalue above it was found. The rank is the previous iteration's; at the first
+//! G-step, or when the r-th eigenvalue shows that the rank grew, it is counted exactly
+//! by Sylvester's law of inertia ([`kept_eigenvalues`], one LBLᵀ factorisation, a sixth
+//! of a full decomposition). Beyond r = n/6 it uses the full decomposition (the Krylov
+//! basis, about 3r vectors, is allowed up to 0.7 n here; `mkc_linalg`'s default switches
+//! to a full decomposition at 0.3 n, which at n = 2000 would already catch Digit's rank
+//! 169 at ρ = 1). G is then the same to the eigensolver's tolerance (relative residual
+//! 1e-8). Measured on Digit at ρ = 1 (rank 185 at the first G-step, then 175, 169, 169;
+//! 3 iterations): searching the first rank by doubling r from 2k took five Lanczos solves
+//! (2.6 s of the 4.7 s optimisation on an idle machine); with the count, one fit takes
+//! 4.1 s of CPU instead of 6.4–6.8 s (load ~10), the same objective to 1e-13.
 //! [`Projection::Dense`] always decomposes fully, as the authors.
 
 use faer::linalg::matmul::matmul;
@@ -107,7 +111,9 @@ pub fn neighbourhood_kernel(
 }
 
 /// `Π_PSD(A)` from its largest eigenpairs when G's rank is at most n/6 (module docs);
-/// `None` when it is larger.
+/// `None` when it is larger. The size of the Lanczos solve is the previous rank plus k
+/// (`rank_hint`); without a hint, or when the solve shows that the rank grew past it, the
+/// rank is counted exactly first ([`kept_eigenvalues`]).
 pub fn project_low_rank(
     a: MatRef<'_, f64>,
     k: usize,
@@ -115,9 +121,18 @@ pub fn project_low_rank(
     eigen: &EigenOptions,
 ) -> Result<Option<Neighbourhood>> {
     let n = a.nrows();
-    let mut r = (rank_hint + k).max(2 * k);
     let eigen = eigen.clone().dense_fraction(0.7);
-    while r <= n / 6 {
+    let mut exact = rank_hint == 0;
+    let mut kept = if exact {
+        kept_eigenvalues(a)?
+    } else {
+        rank_hint
+    };
+    loop {
+        let r = (kept + k).max(2 * k);
+        if r > n / 6 {
+            return Ok(None);
+        }
         // values descending
         let pairs = mkc_linalg::eigen::top_k(a, r, &eigen)?;
         if pairs.values[r - 1] <= EIGEN_FLOOR {
@@ -135,9 +150,68 @@ pub fn project_low_rank(
                 dense: false,
             }));
         }
-        r *= 2;
+        if exact {
+            // more eigenvalues above the floor than counted (rounding at the floor)
+            return Ok(None);
+        }
+        kept = kept_eigenvalues(a)?;
+        exact = true;
     }
-    Ok(None)
+}
+
+/// The number of eigenvalues of the symmetric `a` above [`EIGEN_FLOOR`] (the rank of
+/// `Π_PSD(a)`), by Sylvester's law of inertia: the signs of the 1 x 1 and 2 x 2 blocks of a
+/// Bunch–Kaufman factorisation `P (A − floor·I) Pᵀ = L B Lᵀ` (faer, sequential, so the
+/// count does not depend on the thread count). About n³/3 flops: a sixth of a full
+/// eigendecomposition, and exact up to the rounding of eigenvalues within ~ε‖A‖ of the
+/// floor (which a full decomposition cannot classify either).
+pub fn kept_eigenvalues(a: MatRef<'_, f64>) -> Result<usize> {
+    use faer::diag::Diag;
+    use faer::dyn_stack::{MemBuffer, MemStack};
+    use faer::linalg::cholesky::lblt::factor;
+    let n = a.nrows();
+    let mut l = a.to_owned();
+    for i in 0..n {
+        l[(i, i)] -= EIGEN_FLOOR;
+    }
+    let mut sub = Diag::<f64>::zeros(n);
+    let (mut fwd, mut bwd) = (vec![0usize; n], vec![0usize; n]);
+    let mut mem = MemBuffer::new(factor::cholesky_in_place_scratch::<usize, f64>(
+        n,
+        Par::Seq,
+        Default::default(),
+    ));
+    factor::cholesky_in_place(
+        l.as_mut(),
+        sub.as_mut(),
+        &mut fwd,
+        &mut bwd,
+        Par::Seq,
+        MemStack::new(&mut mem),
+        Default::default(),
+    );
+    let mut kept = 0;
+    let mut i = 0;
+    while i < n {
+        let d = l[(i, i)];
+        if !d.is_finite() {
+            return Err(Error::numerical("ONKC", "non-finite LBLᵀ factor"));
+        }
+        if i + 1 < n && sub[i] != 0.0 {
+            // a 2 x 2 block [d s; s e]: one eigenvalue of each sign when det < 0
+            let (s, e) = (sub[i], l[(i + 1, i + 1)]);
+            kept += match d * e - s * s {
+                det if det < 0.0 => 1,
+                _ if d > 0.0 => 2,
+                _ => 0,
+            };
+            i += 2;
+        } else {
+            kept += usize::from(d > 0.0);
+            i += 1;
+        }
+    }
+    Ok(kept)
 }
 
 /// `Π_PSD(A)` of a symmetric A, with its top-k eigenvectors (module docs).

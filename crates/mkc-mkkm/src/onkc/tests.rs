@@ -1,6 +1,8 @@
 //! ONKC's steps against their definitions on small problems.
 
-use super::projection::{neighbourhood_kernel, project_psd, shifted_kernel, Projection};
+use super::projection::{
+    kept_eigenvalues, neighbourhood_kernel, project_psd, shifted_kernel, Projection, EIGEN_FLOOR,
+};
 use super::*;
 use crate::simplex_qp::quadratic_form;
 use faer::Mat;
@@ -81,6 +83,37 @@ fn projection_satisfies_the_optimality_conditions_of_its_definition() {
         let aligned = mkc_linalg::trace_quadratic(g.as_ref(), nb.top.as_ref()).unwrap();
         assert!((aligned - top2).abs() < 1e-10 * scale);
         assert!((nb.top_values.iter().sum::<f64>() - top2).abs() < 1e-10 * scale);
+    }
+}
+
+#[test]
+fn inertia_counts_the_eigenvalues_above_the_floor() {
+    // indefinite (2 x 2 pivots), mostly positive, mostly negative, PSD of low rank, zero
+    // three positive eigenvalues, the rest at −1e-3 (clear of the floor)
+    let low_rank = {
+        let b = Mat::from_fn(40, 3, |i, j| noise(i, j, 11));
+        let bb = b.as_ref() * b.as_ref().transpose();
+        Mat::from_fn(40, 40, |i, j| bb[(i, j)] - if i == j { 1e-3 } else { 0.0 })
+    };
+    for (a, label) in [
+        (symmetric(40, 1), "indefinite"),
+        (
+            Mat::from_fn(40, 40, |i, j| {
+                symmetric(40, 2)[(i, j)] + if i == j { 2.0 } else { 0.0 }
+            }),
+            "shifted up",
+        ),
+        (
+            Mat::from_fn(40, 40, |i, j| {
+                symmetric(40, 3)[(i, j)] - if i == j { 2.0 } else { 0.0 }
+            }),
+            "shifted down",
+        ),
+        (low_rank, "three positive"),
+        (Mat::zeros(40, 40), "zero"),
+    ] {
+        let want = eigenvalues(&a).iter().filter(|&&v| v > EIGEN_FLOOR).count();
+        assert_eq!(kept_eigenvalues(a.as_ref()).unwrap(), want, "{label}");
     }
 }
 
