@@ -41,95 +41,37 @@ use faer::linalg::matmul::matmul;
 use faer::linalg::svd;
 use faer::prelude::default;
 use faer::{Accum, Mat, MatRef, Par};
-use mkc_core::{validate, Diagnostics, Error, ParamGuard, Result, WeightConstraint};
-use mkc_linalg::eigen::EigenOptions;
+use mkc_core::{validate, Diagnostics, Error, Result, WeightConstraint};
 
-use crate::labels::LabelOptions;
 use crate::objective::Objective;
-use crate::params::{check_common, check_stopping, default_eigen_options};
-use crate::preprocess::{Prepared, Preprocessing};
+use crate::params::check_stopping;
+use crate::preprocess::Prepared;
 
-/// Parameters of LF-MVC, unchecked.
-///
-/// ```
-/// use mkc_mkkm::prelude::*;
-/// assert!(LfMvcParams::new().lambda(0.5).validate_params().is_ok());
-/// assert!(LfMvcParams::new().lambda(-1.0).validate_params().is_err());
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct LfMvcParams {
-    /// Weight λ ≥ 0 of the alignment with the average kernel's partition. Default 2.
-    pub lambda: f64,
-    /// Stop when the relative objective change is below this (from the third
-    /// iteration). Default 1e-6 (authors).
-    pub tol: f64,
-    /// Iteration cap. Default 100 (authors).
-    pub max_iter: usize,
-    /// Accumulate the H step's matrix over iterations as the authors' code does
-    /// (module docs). Default false (the paper's algorithm).
-    pub accumulate: bool,
-    /// Kernel preprocessing (default centre then unit diagonal).
-    pub preprocessing: Preprocessing,
-    /// Eigensolver options.
-    pub eigen: EigenOptions,
-    /// Final k-means on the row-normalised H.
-    pub labels: LabelOptions,
-}
-
-impl Default for LfMvcParams {
-    fn default() -> Self {
-        Self::new()
+crate::family_params! {
+    /// Parameters of LF-MVC, unchecked.
+    ///
+    /// ```
+    /// use mkc_mkkm::prelude::*;
+    /// assert!(LfMvcParams::new().lambda(0.5).validate_params().is_ok());
+    /// assert!(LfMvcParams::new().lambda(-1.0).validate_params().is_err());
+    /// ```
+    pub struct LfMvcParams => LfMvc, "lf-mvc" {
+        /// Weight λ ≥ 0 of the alignment with the average kernel's partition. Default 2.
+        lambda: f64 = 2.0,
+        /// Stop when the relative objective change is below this (from the third
+        /// iteration). Default 1e-6 (authors).
+        tol: f64 = 1e-6,
+        /// Iteration cap. Default 100 (authors).
+        max_iter: usize = 100,
+        /// Accumulate the H step's matrix over iterations as the authors' code does
+        /// (module docs). Default false (the paper's algorithm).
+        accumulate: bool = false,
     }
-}
-
-impl LfMvcParams {
-    /// The defaults above.
-    pub fn new() -> Self {
-        Self {
-            lambda: 2.0,
-            tol: 1e-6,
-            max_iter: 100,
-            accumulate: false,
-            preprocessing: Preprocessing::default(),
-            eigen: default_eigen_options(),
-            labels: LabelOptions::default(),
-        }
-    }
-
-    mkc_core::setters! {
-        /// Sets `lambda`.
-        lambda: f64,
-        /// Sets `tol`.
-        tol: f64,
-        /// Sets `max_iter`.
-        max_iter: usize,
-        /// Sets `accumulate`.
-        accumulate: bool,
-        /// Sets `preprocessing`.
-        preprocessing: Preprocessing,
-        /// Sets `eigen`.
-        eigen: EigenOptions,
-        /// Sets `labels`.
-        labels: LabelOptions,
-    }
-}
-
-impl ParamGuard for LfMvcParams {
-    type Checked = LfMvc;
-    fn check(&self) -> Result<LfMvc> {
-        let eigen = check_common(&self.eigen, &self.labels)?;
+    check(&self) {
         validate::non_negative("lambda", self.lambda)?;
-        check_stopping(self.tol, self.max_iter)?;
-        Ok(LfMvc {
-            params: LfMvcParams {
-                eigen,
-                ..self.clone()
-            },
-        })
+        check_stopping(self.tol, self.max_iter)
     }
 }
-
-mkc_core::clusterer_via_check!(LfMvcParams, "lf-mvc");
 
 /// Checked LF-MVC parameters; fits through [`mkc_core::Clusterer`] (registry name
 /// `"lf-mvc"`): base partitions of every kernel of the set (preprocessed first), the

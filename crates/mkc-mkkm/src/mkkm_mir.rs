@@ -7,8 +7,9 @@
 //!
 //! Alternation as in the authors' code: H = top-k eigenvectors of `K_γ`; then the QP
 //! `min_{γ ∈ Δ} ½ γᵀ (λ M + 2 diag(f)) γ` with `f_p = tr K_p − tr(Hᵀ K_p H)` (solved by
-//! `mkc_qp`'s simplex QP; the authors use quadprog), weights below 1e-6 set to 0 and the
-//! rest renormalised. The objective recorded at iteration t is the authors' `calObj`,
+//! [`crate::simplex_qp`] on the problem scaled to unit size, as LKAM's; the authors use
+//! quadprog), weights below 1e-6 set to 0 and the rest renormalised. The objective
+//! recorded at iteration t is the authors' `calObj`,
 //! `½ γ_{t−1}ᵀ (λ M + 2 diag(f(H_t))) γ_{t−1}`; they stop after the third iteration once
 //! its relative change is below 1e-6 and have no iteration cap (ours: `max_iter` = 100,
 //! reported as `converged = false`). λ has no default in the paper (its grid is
@@ -17,12 +18,12 @@
 use std::time::{Duration, Instant};
 
 use faer::{Mat, MatRef};
-use mkc_core::{Diagnostics, Error, ParamGuard, Result};
-use mkc_qp::{CappedSimplexQp, QpMatrix};
+use mkc_core::{Diagnostics, Result};
 
 use crate::alternation::alternate;
 use crate::params::MkkmMirParams;
 use crate::preprocess::Prepared;
+use crate::simplex_qp::regularised_update;
 
 /// Checked MKKM-MiR parameters; fits through [`mkc_core::Clusterer`] (registry name
 /// `"mkkm-mir"`): the alternation on every kernel of the set (preprocessed first), then
@@ -114,30 +115,9 @@ impl MkkmMir {
         let p = &self.params;
         let views = prepared.views();
         let t0 = Instant::now();
-        let nk = views.len();
         let reg = regularisation_matrix(&views)?;
-        let qp = CappedSimplexQp::new(1.0).tol(1e-12).check()?;
         // The QP min_{γ ∈ Δ} ½ γᵀ (λ M + 2 diag(f)) γ, f = b of the alternation.
-        let update = |gamma: &[f64], f: &[f64]| -> Result<(Vec<f64>, f64)> {
-            let q = Mat::from_fn(nk, nk, |i, j| {
-                p.lambda * reg[(i, j)] + if i == j { 2.0 * f[i] } else { 0.0 }
-            });
-            let value = 0.5 * quad(q.as_ref(), gamma);
-            let qm = QpMatrix::new(q.as_ref())?;
-            let sol = qp.solve(&qm, &vec![0.0; nk], Some(gamma))?;
-            let mut next = sol.z;
-            for v in next.iter_mut() {
-                if *v < p.zero_weight {
-                    *v = 0.0;
-                }
-            }
-            let s: f64 = next.iter().sum();
-            if s.is_nan() || s <= 0.0 {
-                return Err(Error::numerical("MKKM-MiR", "all kernel weights vanished"));
-            }
-            next.iter_mut().for_each(|v| *v /= s);
-            Ok((next, value))
-        };
+        let update = regularised_update(reg.as_ref(), p.lambda, p.zero_weight, "MKKM-MiR");
         // The authors' rule: relative change below tol, from the third iteration on.
         let stop = |tr: &[f64]| match tr {
             [_, .., prev, value] => ((prev - value) / prev).abs() < p.tol,
@@ -167,13 +147,6 @@ impl MkkmMir {
             },
         })
     }
-}
-
-fn quad(q: MatRef<'_, f64>, x: &[f64]) -> f64 {
-    let n = x.len();
-    (0..n)
-        .map(|i| x[i] * (0..n).map(|j| q[(i, j)] * x[j]).sum::<f64>())
-        .sum()
 }
 
 crate::relaxed_weights_fit!(MkkmMirFit, MkkmMirDiagnostics);

@@ -29,83 +29,29 @@
 use std::time::{Duration, Instant};
 
 use faer::{Mat, MatRef};
-use mkc_core::{Diagnostics, ParamGuard, Result, WeightConstraint};
-use mkc_linalg::eigen::EigenOptions;
+use mkc_core::{Diagnostics, Result, WeightConstraint};
 
 use crate::alternation::traces;
-use crate::labels::LabelOptions;
 use crate::objective::Objective;
-use crate::params::{check_common, check_stopping, default_eigen_options};
-use crate::preprocess::{Prepared, Preprocessing};
+use crate::params::check_stopping;
+use crate::preprocess::Prepared;
 
-/// Parameters of MKKM-MM, unchecked (defaults of the authors' package).
-///
-/// ```
-/// use mkc_mkkm::prelude::*;
-/// assert!(MkkmMmParams::new().max_iter(20).validate_params().is_ok());
-/// assert!(MkkmMmParams::new().tol(0.0).validate_params().is_err());
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct MkkmMmParams {
-    /// Stop when `‖θ_new − θ_old‖₂ < tol`. Default 1e-4 (authors' `epsilon`).
-    pub tol: f64,
-    /// Cap on the H steps, the first included (authors' `iter.max`). Default 10.
-    pub max_iter: usize,
-    /// Kernel preprocessing (default centre then unit diagonal).
-    pub preprocessing: Preprocessing,
-    /// Eigensolver options.
-    pub eigen: EigenOptions,
-    /// Final k-means on the row-normalised H.
-    pub labels: LabelOptions,
-}
-
-impl Default for MkkmMmParams {
-    fn default() -> Self {
-        Self::new()
+crate::family_params! {
+    /// Parameters of MKKM-MM, unchecked (defaults of the authors' package).
+    ///
+    /// ```
+    /// use mkc_mkkm::prelude::*;
+    /// assert!(MkkmMmParams::new().max_iter(20).validate_params().is_ok());
+    /// assert!(MkkmMmParams::new().tol(0.0).validate_params().is_err());
+    /// ```
+    pub struct MkkmMmParams => MkkmMm, "mkkm-mm" {
+        /// Stop when `‖θ_new − θ_old‖₂ < tol`. Default 1e-4 (authors' `epsilon`).
+        tol: f64 = 1e-4,
+        /// Cap on the H steps, the first included (authors' `iter.max`). Default 10.
+        max_iter: usize = 10,
     }
+    check(&self) { check_stopping(self.tol, self.max_iter) }
 }
-
-impl MkkmMmParams {
-    /// Defaults of the authors' package.
-    pub fn new() -> Self {
-        Self {
-            tol: 1e-4,
-            max_iter: 10,
-            preprocessing: Preprocessing::default(),
-            eigen: default_eigen_options(),
-            labels: LabelOptions::default(),
-        }
-    }
-
-    mkc_core::setters! {
-        /// Sets `tol`.
-        tol: f64,
-        /// Sets `max_iter`.
-        max_iter: usize,
-        /// Sets `preprocessing`.
-        preprocessing: Preprocessing,
-        /// Sets `eigen`.
-        eigen: EigenOptions,
-        /// Sets `labels`.
-        labels: LabelOptions,
-    }
-}
-
-impl ParamGuard for MkkmMmParams {
-    type Checked = MkkmMm;
-    fn check(&self) -> Result<MkkmMm> {
-        let eigen = check_common(&self.eigen, &self.labels)?;
-        check_stopping(self.tol, self.max_iter)?;
-        Ok(MkkmMm {
-            params: MkkmMmParams {
-                eigen,
-                ..self.clone()
-            },
-        })
-    }
-}
-
-mkc_core::clusterer_via_check!(MkkmMmParams, "mkkm-mm");
 
 /// Checked MKKM-MM parameters; fits through [`mkc_core::Clusterer`] (registry name
 /// `"mkkm-mm"`): the alternation on every kernel of the set (preprocessed first), then

@@ -3,10 +3,10 @@
 //! method of the family shares.
 
 use mkc_core::{validate, Error, ParamGuard, Result};
-use mkc_linalg::eigen::EigenOptions;
+pub use mkc_linalg::eigen::EigenOptions;
 
 use crate::labels::LabelOptions;
-use crate::preprocess::Preprocessing;
+use crate::simplex_qp::check_zero_weight;
 
 /// Eigensolver options used by the methods of this crate (and of `mkc-simplemkkm`): `mkc_linalg`'s defaults with
 /// relative residual tolerance 1e-8. Eigenvalue errors are quadratic in the residual
@@ -37,158 +37,149 @@ pub fn check_stopping(tol: f64, max_iter: usize) -> Result<()> {
     Ok(())
 }
 
-/// Parameters of MKKM (Huang et al., 2012) as in the SimpleMKKM authors' baseline code,
-/// unchecked.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MkkmParams {
-    /// Stop when the relative objective change is below this. Default 1e-4.
-    pub tol: f64,
-    /// Iteration cap. Default 50.
-    pub max_iter: usize,
-    /// Kernel preprocessing (default centre then unit diagonal).
-    pub preprocessing: Preprocessing,
-    /// Eigensolver options.
-    pub eigen: EigenOptions,
-    /// Final k-means on the row-normalised H.
-    pub labels: LabelOptions,
-}
-
-impl Default for MkkmParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl MkkmParams {
-    /// Defaults of the authors' baseline.
-    pub fn new() -> Self {
-        Self {
-            tol: 1e-4,
-            max_iter: 50,
-            preprocessing: Preprocessing::default(),
-            eigen: default_eigen_options(),
-            labels: LabelOptions::default(),
-        }
-    }
-}
-impl MkkmParams {
-    mkc_core::setters! {
-        /// Sets `tol`.
-        tol: f64,
-        /// Sets `max_iter`.
-        max_iter: usize,
-        /// Sets `preprocessing`.
-        preprocessing: Preprocessing,
-        /// Sets `eigen`.
-        eigen: EigenOptions,
-        /// Sets `labels`.
-        labels: LabelOptions,
-    }
-}
-
-impl ParamGuard for MkkmParams {
-    type Checked = crate::Mkkm;
-    fn check(&self) -> Result<crate::Mkkm> {
-        let eigen = check_common(&self.eigen, &self.labels)?;
-        check_stopping(self.tol, self.max_iter)?;
-        Ok(crate::Mkkm {
-            params: MkkmParams {
-                eigen,
-                ..self.clone()
-            },
-        })
-    }
-}
-
-/// Parameters of MKKM-MiR (Liu et al., AAAI 2016; [`crate::mkkm_mir`]), unchecked.
+/// Declare a parameter builder of the family: the struct (`Clone, Debug, PartialEq`) with
+/// the fields listed, each with its default after `=`, followed by the three every method
+/// shares — `preprocessing` (default centre, then unit diagonal), `eigen`
+/// ([`default_eigen_options`]) and `labels` (the final k-means) —, `new()` with the
+/// defaults (and `Default`), a setter per field, and [`ParamGuard`] whose `check` runs
+/// [`check_common`], then the block given, then returns `Checked { params }` with the
+/// checked eigensolver options; and the contract through `clusterer_via_check!`.
 ///
 /// ```
-/// use mkc_mkkm::prelude::*;
-/// assert!(MkkmMirParams::new().lambda(0.5).validate_params().is_ok());
-/// assert!(MkkmMirParams::new().lambda(-1.0).validate_params().is_err());
+/// // The checked type: holds the checked parameters and fits.
+/// pub struct Demo {
+///     params: DemoParams,
+/// }
+/// mkc_core::clusterer! {
+///     Demo, "demo", ();
+///     fn fit(&self, data, n_clusters, _seed) {
+///         Ok(mkc_core::Clustering::new(vec![0; data.n()], n_clusters, ()))
+///     }
+/// }
+/// mkc_mkkm::family_params! {
+///     /// A demo method's parameters.
+///     pub struct DemoParams => Demo, "demo" {
+///         /// Iteration cap.
+///         max_iter: usize = 5,
+///     }
+///     check(&self) { mkc_mkkm::params::check_stopping(1.0, self.max_iter) }
+/// }
+/// use mkc_core::ParamGuard;
+/// assert_eq!(DemoParams::new().max_iter(7).check().unwrap().params.max_iter, 7);
+/// assert!(DemoParams::new().max_iter(0).check().is_err());
 /// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct MkkmMirParams {
-    /// Regularisation weight λ ≥ 0 (0 gives MKKM with the QP weight update). Default 1.
-    pub lambda: f64,
-    /// Stop when the relative objective change is below this (after ≥ 3 iterations).
-    /// Default 1e-6 (authors).
-    pub tol: f64,
-    /// Iteration cap (ours; the authors have none). Default 100.
-    pub max_iter: usize,
-    /// Weights below this are set to 0 after each QP (authors: 1e-6).
-    pub zero_weight: f64,
-    /// Kernel preprocessing (default centre then unit diagonal, as the authors).
-    pub preprocessing: Preprocessing,
-    /// Eigensolver options.
-    pub eigen: EigenOptions,
-    /// Final k-means on the row-normalised H.
-    pub labels: LabelOptions,
-}
-
-impl Default for MkkmMirParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl MkkmMirParams {
-    /// Defaults of the authors' code (λ, which they search over 2^-15 … 2^10: 1).
-    pub fn new() -> Self {
-        Self {
-            lambda: 1.0,
-            tol: 1e-6,
-            max_iter: 100,
-            zero_weight: 1e-6,
-            preprocessing: Preprocessing::default(),
-            eigen: default_eigen_options(),
-            labels: LabelOptions::default(),
+#[macro_export]
+macro_rules! family_params {
+    (
+        $(#[$m:meta])*
+        pub struct $name:ident => $checked:ident, $registry:literal {
+            $( $(#[$fm:meta])* $field:ident : $ty:ty = $default:expr ),* $(,)?
         }
-    }
-}
-impl MkkmMirParams {
-    mkc_core::setters! {
-        /// Sets `lambda`.
-        lambda: f64,
-        /// Sets `tol`.
-        tol: f64,
-        /// Sets `max_iter`.
-        max_iter: usize,
-        /// Sets `zero_weight`.
-        zero_weight: f64,
-        /// Sets `preprocessing`.
-        preprocessing: Preprocessing,
-        /// Sets `eigen`.
-        eigen: EigenOptions,
-        /// Sets `labels`.
-        labels: LabelOptions,
-    }
+        check(&$s:ident) $check:block
+    ) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $name {
+            $( $(#[$fm])* pub $field: $ty, )*
+            /// Kernel preprocessing. Default centre, then unit diagonal (the authors' code).
+            pub preprocessing: $crate::preprocess::Preprocessing,
+            /// Eigensolver options of the H step ([`default_eigen_options`]($crate::params::default_eigen_options)).
+            pub eigen: $crate::params::EigenOptions,
+            /// Final k-means on the row-normalised H.
+            pub labels: $crate::labels::LabelOptions,
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl $name {
+            /// The defaults (the fields' docs).
+            pub fn new() -> Self {
+                Self {
+                    $( $field: $default, )*
+                    preprocessing: $crate::preprocess::Preprocessing::default(),
+                    eigen: $crate::params::default_eigen_options(),
+                    labels: $crate::labels::LabelOptions::default(),
+                }
+            }
+            $(
+                #[doc = concat!("Sets `", stringify!($field), "`.")]
+                pub fn $field(mut self, value: $ty) -> Self {
+                    self.$field = value;
+                    self
+                }
+            )*
+            mkc_core::setters! {
+                /// Sets `preprocessing`.
+                preprocessing: $crate::preprocess::Preprocessing,
+                /// Sets `eigen`.
+                eigen: $crate::params::EigenOptions,
+                /// Sets `labels`.
+                labels: $crate::labels::LabelOptions,
+            }
+        }
+
+        impl mkc_core::ParamGuard for $name {
+            type Checked = $checked;
+            fn check(&$s) -> mkc_core::Result<$checked> {
+                let eigen = $crate::params::check_common(&$s.eigen, &$s.labels)?;
+                $check?;
+                Ok($checked {
+                    params: $name {
+                        eigen,
+                        ..$s.clone()
+                    },
+                })
+            }
+        }
+
+        mkc_core::clusterer_via_check!($name, $registry);
+    };
 }
 
-impl ParamGuard for MkkmMirParams {
-    type Checked = crate::MkkmMir;
-    fn check(&self) -> Result<crate::MkkmMir> {
-        let eigen = check_common(&self.eigen, &self.labels)?;
+use crate::{Mkkm, MkkmMir};
+
+family_params! {
+    /// Parameters of MKKM (Huang et al., 2012) as in the SimpleMKKM authors' baseline
+    /// code, unchecked.
+    pub struct MkkmParams => Mkkm, "mkkm" {
+        /// Stop when the relative objective change is below this. Default 1e-4.
+        tol: f64 = 1e-4,
+        /// Iteration cap. Default 50.
+        max_iter: usize = 50,
+    }
+    check(&self) { check_stopping(self.tol, self.max_iter) }
+}
+
+family_params! {
+    /// Parameters of MKKM-MiR (Liu et al., AAAI 2016; [`crate::mkkm_mir`]), unchecked;
+    /// the defaults are the authors' code's (λ, which they search over 2^-15 … 2^10: 1).
+    ///
+    /// ```
+    /// use mkc_mkkm::prelude::*;
+    /// assert!(MkkmMirParams::new().lambda(0.5).validate_params().is_ok());
+    /// assert!(MkkmMirParams::new().lambda(-1.0).validate_params().is_err());
+    /// ```
+    pub struct MkkmMirParams => MkkmMir, "mkkm-mir" {
+        /// Regularisation weight λ ≥ 0 (0 gives MKKM with the QP weight update). Default 1.
+        lambda: f64 = 1.0,
+        /// Stop when the relative objective change is below this (after ≥ 3 iterations).
+        /// Default 1e-6 (authors).
+        tol: f64 = 1e-6,
+        /// Iteration cap (ours; the authors have none). Default 100.
+        max_iter: usize = 100,
+        /// Weights below this are set to 0 after each QP (authors: 1e-6).
+        zero_weight: f64 = 1e-6,
+    }
+    check(&self) {
         validate::non_negative("lambda", self.lambda)?;
         check_stopping(self.tol, self.max_iter)?;
-        if !(self.zero_weight.is_finite() && (0.0..0.5).contains(&self.zero_weight)) {
-            return Err(Error::param(
-                "zero_weight",
-                self.zero_weight,
-                "must lie in [0, 0.5)",
-            ));
-        }
-        Ok(crate::MkkmMir {
-            params: MkkmMirParams {
-                eigen,
-                ..self.clone()
-            },
-        })
+        check_zero_weight(self.zero_weight)
     }
 }
-
-mkc_core::clusterer_via_check!(MkkmParams, "mkkm");
-mkc_core::clusterer_via_check!(MkkmMirParams, "mkkm-mir");
 
 #[cfg(test)]
 mod tests {

@@ -33,14 +33,12 @@ use std::time::{Duration, Instant};
 
 use faer::{Mat, MatRef};
 use mkc_core::{ParamGuard, Result};
-use mkc_linalg::eigen::EigenOptions;
 use mkc_mkkm::alternation::{alternate, traces};
 use mkc_mkkm::closed_form_weights;
-use mkc_mkkm::params::{check_common, check_stopping, default_eigen_options};
+use mkc_mkkm::params::check_stopping;
 
-use crate::labels::LabelOptions;
 use crate::params::SimpleMkkmParams;
-use crate::preprocess::{Prepared, Preprocessing};
+use crate::preprocess::Prepared;
 use crate::simplemkkm::{SimpleMkkm, SimpleMkkmFit};
 use crate::update::Sense;
 
@@ -109,58 +107,23 @@ impl KammR {
     }
 }
 
-/// Parameters of KAMM-A, unchecked (module docs).
-///
-/// ```
-/// use mkc_simplemkkm::prelude::*;
-/// assert!(KammAParams::new().tol(1e-6).validate_params().is_ok());
-/// assert!(KammAParams::new().max_iter(0).validate_params().is_err());
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct KammAParams {
-    /// Stop when the relative change of J is below this. Default 1e-4 (MKKM's baseline).
-    pub tol: f64,
-    /// Iteration cap. Default 50 (MKKM's baseline); reaching it is reported as
-    /// `converged = false`, not as an error.
-    pub max_iter: usize,
-    /// Kernel preprocessing (default centre then unit diagonal).
-    pub preprocessing: Preprocessing,
-    /// Eigensolver options.
-    pub eigen: EigenOptions,
-    /// Final k-means on the row-normalised H.
-    pub labels: LabelOptions,
-}
-
-impl Default for KammAParams {
-    fn default() -> Self {
-        Self::new()
+mkc_mkkm::family_params! {
+    /// Parameters of KAMM-A, unchecked (module docs).
+    ///
+    /// ```
+    /// use mkc_simplemkkm::prelude::*;
+    /// assert!(KammAParams::new().tol(1e-6).validate_params().is_ok());
+    /// assert!(KammAParams::new().max_iter(0).validate_params().is_err());
+    /// ```
+    pub struct KammAParams => KammA, "kamm-a" {
+        /// Stop when the relative change of J is below this. Default 1e-4 (MKKM's
+        /// baseline).
+        tol: f64 = 1e-4,
+        /// Iteration cap. Default 50 (MKKM's baseline); reaching it is reported as
+        /// `converged = false`, not as an error.
+        max_iter: usize = 50,
     }
-}
-
-impl KammAParams {
-    /// The defaults (module docs).
-    pub fn new() -> Self {
-        Self {
-            tol: 1e-4,
-            max_iter: 50,
-            preprocessing: Preprocessing::default(),
-            eigen: default_eigen_options(),
-            labels: LabelOptions::default(),
-        }
-    }
-
-    mkc_core::setters! {
-        /// Sets `tol`.
-        tol: f64,
-        /// Sets `max_iter`.
-        max_iter: usize,
-        /// Sets `preprocessing`.
-        preprocessing: Preprocessing,
-        /// Sets `eigen`.
-        eigen: EigenOptions,
-        /// Sets `labels`.
-        labels: LabelOptions,
-    }
+    check(&self) { check_stopping(self.tol, self.max_iter) }
 }
 
 /// Checked KAMM-A parameters; fits through [`mkc_core::Clusterer`] (registry name
@@ -169,20 +132,6 @@ impl KammAParams {
 #[derive(Clone, Debug, PartialEq)]
 pub struct KammA {
     params: KammAParams,
-}
-
-impl ParamGuard for KammAParams {
-    type Checked = KammA;
-    fn check(&self) -> Result<KammA> {
-        let eigen = check_common(&self.eigen, &self.labels)?;
-        check_stopping(self.tol, self.max_iter)?;
-        Ok(KammA {
-            params: KammAParams {
-                eigen,
-                ..self.clone()
-            },
-        })
-    }
 }
 
 /// Diagnostics of a KAMM-A run. `Diagnostics::entries` lists `converged` (0 or 1) and
@@ -276,4 +225,3 @@ mkc_mkkm::relaxed_weights_fit!(KammAFit, KammADiagnostics);
 // `relaxed()` of their shared result type is visible.
 mkc_mkkm::clusterer_by_relaxation!(KammA, KammADiagnostics, "kamm-a", "KAMM-A");
 mkc_core::clusterer_via_check!(KammRParams, "kamm-r");
-mkc_core::clusterer_via_check!(KammAParams, "kamm-a");

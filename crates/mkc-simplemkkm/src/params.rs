@@ -1,14 +1,13 @@
 //! Hyperparameters: builders with the defaults of the authors' code, checked once into
 //! a valid form through [`ParamGuard`].
 
-use mkc_core::{validate, ParamGuard, Result};
-use mkc_linalg::eigen::EigenOptions;
+use mkc_core::{validate, Result};
 
 use crate::line_search::{Armijo, GoldenSection};
 use crate::oracle::Solver;
-use mkc_mkkm::labels::LabelOptions;
-use mkc_mkkm::params::{check_common, check_stopping, default_eigen_options};
-use mkc_mkkm::preprocess::Preprocessing;
+use mkc_mkkm::params::check_stopping;
+
+use crate::{AvgKkm, SimpleMkkm};
 
 /// Line search on the step along the descent direction of eq. (9).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,170 +35,69 @@ impl LineSearch {
     }
 }
 
-/// Parameters of SimpleMKKM (Algorithm 1), unchecked. The number of clusters and the
-/// seed are given when fitting ([`mkc_core::Clusterer::fit`]).
-///
-/// ```
-/// use mkc_simplemkkm::prelude::*;
-/// use mkc_simplemkkm::{Armijo, LineSearch};
-/// let p = SimpleMkkmParams::new().tol(1e-6).line_search(LineSearch::Armijo(Armijo::default()));
-/// assert!(p.validate_params().is_ok());
-/// assert!(SimpleMkkmParams::new().tol(0.0).validate_params().is_err());
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct SimpleMkkmParams {
-    /// Stop when `max_p |γ_p(t) − γ_p(t−1)| < tol` (Algorithm 1, line 7). Default 1e-5
-    /// as the authors' code; the paper's Algorithm 1 says 1e-4.
-    pub tol: f64,
-    /// Cap on the number of γ updates (the authors have none). Default 200. Reaching it
-    /// is not an error: the fit reports `converged = false`.
-    pub max_iter: usize,
-    /// Cap on the step to the simplex boundary (`Some(0.1)` in the authors' code;
-    /// `None` for SimpleMKL's uncapped step).
-    pub step_cap: Option<f64>,
-    /// Line search. Default golden section (authors).
-    pub line_search: LineSearch,
-    /// When a golden-section search finds no decrease although the optimality residual
-    /// (`reduced_gradient::kkt_residual`) exceeds `kkt_tol`, retry with `delta_max / 10`
-    /// (down to 1e-8), as SimpleMKL's "enhance accuracy of line search" intends; the
-    /// authors' SimpleMKKM code stops instead. Default true.
-    pub refine_on_stall: bool,
-    /// Optimality residual below which a stalled line search is accepted. Default 1e-6.
-    pub kkt_tol: f64,
-    /// Kernel preprocessing. Default centre then unit diagonal (authors).
-    pub preprocessing: Preprocessing,
-    /// Eigensolver options ([`default_eigen_options`]).
-    pub eigen: EigenOptions,
-    /// Warm-start every eigensolve from the nearest H already computed (default true;
-    /// used by [`Solver::Eigensolver`] and the first solve).
-    pub warm_start: bool,
-    /// How J is evaluated: shared-subspace Rayleigh–Ritz (default) or an eigensolve
-    /// per evaluation ([`Solver`]).
-    pub solver: Solver,
-    /// Final k-means on the row-normalised H.
-    pub labels: LabelOptions,
-}
-
-impl Default for SimpleMkkmParams {
-    fn default() -> Self {
-        Self::new()
+mkc_mkkm::family_params! {
+    /// Parameters of SimpleMKKM (Algorithm 1), unchecked. The number of clusters and the
+    /// seed are given when fitting ([`mkc_core::Clusterer::fit`]).
+    ///
+    /// ```
+    /// use mkc_simplemkkm::prelude::*;
+    /// use mkc_simplemkkm::{Armijo, LineSearch};
+    /// let p = SimpleMkkmParams::new().tol(1e-6).line_search(LineSearch::Armijo(Armijo::default()));
+    /// assert!(p.validate_params().is_ok());
+    /// assert!(SimpleMkkmParams::new().tol(0.0).validate_params().is_err());
+    /// ```
+    pub struct SimpleMkkmParams => SimpleMkkm, "simplemkkm" {
+        /// Stop when `max_p |γ_p(t) − γ_p(t−1)| < tol` (Algorithm 1, line 7). Default
+        /// 1e-5 as the authors' code; the paper's Algorithm 1 says 1e-4.
+        tol: f64 = 1e-5,
+        /// Cap on the number of γ updates (the authors have none). Default 200. Reaching
+        /// it is not an error: the fit reports `converged = false`.
+        max_iter: usize = 200,
+        /// Cap on the step to the simplex boundary (`Some(0.1)` in the authors' code;
+        /// `None` for SimpleMKL's uncapped step).
+        step_cap: Option<f64> = Some(0.1),
+        /// Line search. Default golden section (authors).
+        line_search: LineSearch = LineSearch::default(),
+        /// When a golden-section search finds no decrease although the optimality
+        /// residual (`reduced_gradient::kkt_residual`) exceeds `kkt_tol`, retry with
+        /// `delta_max / 10` (down to 1e-8), as SimpleMKL's "enhance accuracy of line
+        /// search" intends; the authors' SimpleMKKM code stops instead. Default true.
+        refine_on_stall: bool = true,
+        /// Optimality residual below which a stalled line search is accepted. Default 1e-6.
+        kkt_tol: f64 = 1e-6,
+        /// Warm-start every eigensolve from the nearest H already computed (default true;
+        /// used by [`Solver::Eigensolver`] and the first solve).
+        warm_start: bool = true,
+        /// How J is evaluated: shared-subspace Rayleigh–Ritz (default) or an eigensolve
+        /// per evaluation ([`Solver`]).
+        solver: Solver = Solver::default(),
     }
-}
-
-impl SimpleMkkmParams {
-    /// Defaults of the authors' code.
-    pub fn new() -> Self {
-        Self {
-            tol: 1e-5,
-            max_iter: 200,
-            step_cap: Some(0.1),
-            line_search: LineSearch::default(),
-            refine_on_stall: true,
-            kkt_tol: 1e-6,
-            preprocessing: Preprocessing::default(),
-            eigen: default_eigen_options(),
-            warm_start: true,
-            solver: Solver::default(),
-            labels: LabelOptions::default(),
-        }
-    }
-}
-
-macro_rules! builders {
-    ($ty:ty { $($name:ident : $t:ty),* $(,)? }) => {
-        impl $ty {
-            $(
-                #[doc = concat!("Sets `", stringify!($name), "`.")]
-                #[must_use]
-                pub fn $name(mut self, v: $t) -> Self {
-                    self.$name = v;
-                    self
-                }
-            )*
-        }
-    };
-}
-builders!(SimpleMkkmParams {
-    tol: f64, max_iter: usize, step_cap: Option<f64>, line_search: LineSearch, refine_on_stall: bool,
-    kkt_tol: f64, preprocessing: Preprocessing, eigen: EigenOptions, warm_start: bool, solver: Solver,
-    labels: LabelOptions,
-});
-
-impl ParamGuard for SimpleMkkmParams {
-    type Checked = crate::SimpleMkkm;
-    fn check(&self) -> Result<crate::SimpleMkkm> {
-        let eigen = check_common(&self.eigen, &self.labels)?;
+    check(&self) {
         check_stopping(self.tol, self.max_iter)?;
         validate::positive("kkt_tol", self.kkt_tol)?;
         if let Some(c) = self.step_cap {
             validate::positive("step_cap", c)?;
         }
         self.line_search.check()?;
-        self.solver.check()?;
-        Ok(crate::SimpleMkkm {
-            params: SimpleMkkmParams {
-                eigen,
-                ..self.clone()
-            },
-        })
+        self.solver.check()
     }
 }
 
-/// Parameters of Avg-KKM in the authors' spectral form (top-k eigenvectors of the
-/// average kernel, then k-means on the row-normalised H), unchecked.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AvgParams {
-    /// Kernel preprocessing (default centre then unit diagonal).
-    pub preprocessing: Preprocessing,
-    /// Eigensolver options.
-    pub eigen: EigenOptions,
-    /// Final k-means on the row-normalised H.
-    pub labels: LabelOptions,
+mkc_mkkm::family_params! {
+    /// Parameters of Avg-KKM in the authors' spectral form (top-k eigenvectors of the
+    /// average kernel, then k-means on the row-normalised H), unchecked.
+    pub struct AvgParams => AvgKkm, "avg-kkm-spectral" {}
+    check(&self) { Result::Ok(()) }
 }
-
-impl Default for AvgParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl AvgParams {
-    /// Defaults of the authors' code.
-    pub fn new() -> Self {
-        Self {
-            preprocessing: Preprocessing::default(),
-            eigen: default_eigen_options(),
-            labels: LabelOptions::default(),
-        }
-    }
-}
-builders!(AvgParams {
-    preprocessing: Preprocessing,
-    eigen: EigenOptions,
-    labels: LabelOptions
-});
-
-impl ParamGuard for AvgParams {
-    type Checked = crate::AvgKkm;
-    fn check(&self) -> Result<crate::AvgKkm> {
-        let eigen = check_common(&self.eigen, &self.labels)?;
-        Ok(crate::AvgKkm {
-            params: AvgParams {
-                eigen,
-                ..self.clone()
-            },
-        })
-    }
-}
-
-mkc_core::clusterer_via_check!(SimpleMkkmParams, "simplemkkm");
-mkc_core::clusterer_via_check!(AvgParams, "avg-kkm-spectral");
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use mkc_core::Clusterer;
     use mkc_core::Error;
+    use mkc_core::ParamGuard;
+    use mkc_mkkm::labels::LabelOptions;
+    use mkc_mkkm::params::EigenOptions;
 
     /// The parameter an `InvalidParam` error names.
     fn named(r: Result<()>) -> String {

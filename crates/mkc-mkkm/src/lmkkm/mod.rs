@@ -34,7 +34,7 @@
 //! The authors' QP matrix alone is `8 (nP)²` bytes (288 MB on Digit, 8.6 GB for n =
 //! 8189, P = 4), and MOSEK factorises it. Here the memory is the kernels themselves
 //! plus one n x n buffer: the caller's P kernels (`8 P n²` bytes, borrowed), their
-//! preprocessed copies (`8 P n²`, none with [`Preprocessing::None`]), the buffer for
+//! preprocessed copies (`8 P n²`, none with [`Preprocessing::None`](crate::Preprocessing::None)), the buffer for
 //! K_Θ (`8 n²`), and O(n (P + k)) vectors. With P = 3 in 24 GiB (25.77 GB): `56 n²`
 //! bytes with preprocessing, so n ≤ 21 450; `32 n²` with kernels the caller has
 //! already normalised (`Preprocessing::None`), so n ≤ 28 370. Checked with the example
@@ -51,78 +51,30 @@ use std::time::{Duration, Instant};
 
 use faer::reborrow::ReborrowMut;
 use faer::{Mat, MatMut, MatRef};
-use mkc_core::{validate, Diagnostics, Error, ParamGuard, Result, WeightConstraint};
-use mkc_linalg::eigen::EigenOptions;
+use mkc_core::{validate, Diagnostics, Error, Result, WeightConstraint};
 use rayon::prelude::*;
 
-use crate::labels::LabelOptions;
 use crate::objective::Objective;
-use crate::params::{check_common, default_eigen_options};
-use crate::preprocess::{Prepared, Preprocessing};
+use crate::preprocess::Prepared;
 use gating::{GatingOperator, GatingSolver};
 
-/// Parameters of LMKKM, unchecked.
-///
-/// ```
-/// use mkc_mkkm::prelude::*;
-/// assert!(LmkkmParams::new().iterations(20).validate_params().is_ok());
-/// assert!(LmkkmParams::new().qp_tol(0.0).validate_params().is_err());
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct LmkkmParams {
-    /// Number of alternations (the authors' `iteration_count`; their demo: 10).
-    pub iterations: usize,
-    /// Projected-gradient tolerance of each Θ-step QP. Default 1e-6.
-    pub qp_tol: f64,
-    /// FISTA iteration cap of each Θ-step QP. Default 500.
-    pub qp_max_iter: usize,
-    /// Kernel preprocessing (default centre then unit diagonal).
-    pub preprocessing: Preprocessing,
-    /// Eigensolver options.
-    pub eigen: EigenOptions,
-    /// Final k-means on the row-normalised H.
-    pub labels: LabelOptions,
-}
-
-impl Default for LmkkmParams {
-    fn default() -> Self {
-        Self::new()
+crate::family_params! {
+    /// Parameters of LMKKM, unchecked.
+    ///
+    /// ```
+    /// use mkc_mkkm::prelude::*;
+    /// assert!(LmkkmParams::new().iterations(20).validate_params().is_ok());
+    /// assert!(LmkkmParams::new().qp_tol(0.0).validate_params().is_err());
+    /// ```
+    pub struct LmkkmParams => Lmkkm, "lmkkm" {
+        /// Number of alternations (the authors' `iteration_count`; their demo: 10).
+        iterations: usize = 10,
+        /// Projected-gradient tolerance of each Θ-step QP. Default 1e-6.
+        qp_tol: f64 = 1e-6,
+        /// FISTA iteration cap of each Θ-step QP. Default 500.
+        qp_max_iter: usize = 500,
     }
-}
-
-impl LmkkmParams {
-    /// The defaults above.
-    pub fn new() -> Self {
-        Self {
-            iterations: 10,
-            qp_tol: 1e-6,
-            qp_max_iter: 500,
-            preprocessing: Preprocessing::default(),
-            eigen: default_eigen_options(),
-            labels: LabelOptions::default(),
-        }
-    }
-
-    mkc_core::setters! {
-        /// Sets `iterations`.
-        iterations: usize,
-        /// Sets `qp_tol`.
-        qp_tol: f64,
-        /// Sets `qp_max_iter`.
-        qp_max_iter: usize,
-        /// Sets `preprocessing`.
-        preprocessing: Preprocessing,
-        /// Sets `eigen`.
-        eigen: EigenOptions,
-        /// Sets `labels`.
-        labels: LabelOptions,
-    }
-}
-
-impl ParamGuard for LmkkmParams {
-    type Checked = Lmkkm;
-    fn check(&self) -> Result<Lmkkm> {
-        let eigen = check_common(&self.eigen, &self.labels)?;
+    check(&self) {
         for (name, v) in [
             ("iterations", self.iterations),
             ("qp_max_iter", self.qp_max_iter),
@@ -131,17 +83,9 @@ impl ParamGuard for LmkkmParams {
                 return Err(Error::param(name, 0, "must be at least 1"));
             }
         }
-        validate::positive("qp_tol", self.qp_tol)?;
-        Ok(Lmkkm {
-            params: LmkkmParams {
-                eigen,
-                ..self.clone()
-            },
-        })
+        validate::positive("qp_tol", self.qp_tol)
     }
 }
-
-mkc_core::clusterer_via_check!(LmkkmParams, "lmkkm");
 
 /// Checked LMKKM parameters; fits through [`mkc_core::Clusterer`] (registry name
 /// `"lmkkm"`): the alternation on every kernel of the set (preprocessed first), then
