@@ -13,6 +13,10 @@
 //! `--resume` continues an interrupted run from its records (records are appended per
 //! dataset as soon as it is done); `--recorded-only` renders what is on record without
 //! running anything.
+//! `--timings` runs nothing either: it writes `results/timings.md`, where the time of
+//! the selected configs (all with records when none is given) went, per table, method,
+//! phase and job, from `results/runs/<name>.jsonl` and `<name>.kernels.jsonl` (both
+//! profiles unless `--quick` or `--full` is given; see `mkc_experiments::timings`).
 
 use mkc_experiments::registry::RegistrySource;
 use mkc_experiments::reproduce::{output_path, reproduce, Reproduce};
@@ -40,6 +44,10 @@ pub struct Args {
     /// records appear as "not run".
     #[arg(long)]
     pub recorded_only: bool,
+    /// Run nothing: write results/timings.md (time per table, method, phase and job)
+    /// from the run records of the selected configs.
+    #[arg(long, conflicts_with_all = ["resume", "recorded_only"])]
+    pub timings: bool,
 }
 
 fn workspace_root() -> PathBuf {
@@ -51,6 +59,9 @@ fn workspace_root() -> PathBuf {
 
 pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     let root = workspace_root();
+    if args.timings {
+        return timings(&root, &args);
+    }
     let profile = if args.full { "full" } else { "quick" };
     let source = RegistrySource::new(args.data_dir.as_deref())?;
     let cli_dir = args.data_dir.is_some();
@@ -96,6 +107,50 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     eprintln!("total {:.1} s", t0.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// `--timings`: sum the records of the selected configs into results/timings.md.
+fn timings(root: &Path, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    use mkc_experiments::timings::{markdown, ConfigTimings};
+    let runs = root.join("results").join("runs");
+    let mut names: Vec<String> = args
+        .tables
+        .iter()
+        .map(|s| s.split_once('.').map_or(s.as_str(), |(c, _)| c).to_string())
+        .collect();
+    if names.is_empty() {
+        for p in mkc_experiments::reproduce::config_files(&root.join("configs"))? {
+            if let Some(stem) = p.file_stem().and_then(|s| s.to_str()) {
+                names.push(stem.to_string());
+            }
+        }
+    }
+    names.dedup();
+    let keep = |p: &str| match (args.quick, args.full) {
+        (true, _) => p == "quick",
+        (_, true) => p == "full",
+        _ => true,
+    };
+    let mut all = Vec::new();
+    for name in names {
+        let mut c = ConfigTimings::read(&runs, &name)?;
+        c.profiles.retain(|p, _| keep(p));
+        if c.profiles.is_empty() {
+            eprintln!("{name}: no records");
+            continue;
+        }
+        for (p, t) in &c.profiles {
+            eprintln!(
+                "{name} {p}: {:.0} run-seconds in {:.0} runs",
+                t.total.seconds, t.total.runs
+            );
+        }
+        all.push(c);
+    }
+    let out = root.join("results").join("timings.md");
+    std::fs::write(&out, markdown(&all, "results/runs", 15))?;
+    eprintln!("wrote {}", out.strip_prefix(root).unwrap_or(&out).display());
     Ok(())
 }
 

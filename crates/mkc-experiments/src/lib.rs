@@ -56,6 +56,7 @@ pub mod resume;
 pub mod runner;
 pub mod summary;
 pub mod table;
+pub mod timings;
 
 pub use config::{parse_config, read_config, resolve, Plan};
 pub use dataset::{DataSource, RawData, RawFeatures};

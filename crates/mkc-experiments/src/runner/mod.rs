@@ -214,8 +214,13 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
     let progress = Progress::new(opts.progress);
     for key in dataset_keys(plan) {
         progress.message(&key);
+        let t_prepare = Instant::now();
         match prepare_dataset(plan, opts.source, &key) {
-            Ok(data) => run_dataset(plan, opts, &data, &progress, &mut rows)?,
+            Ok(data) => {
+                let s = t_prepare.elapsed().as_secs_f64();
+                crate::timings::append_kernels(opts.records.as_deref(), &plan.profile, &data, s)?;
+                run_dataset(plan, opts, &data, &progress, &mut rows)?
+            }
             Err(e) => rows.unavailable(&key, Unavailable::from_error(e), None),
         }
     }
