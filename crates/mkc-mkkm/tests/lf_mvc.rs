@@ -111,17 +111,14 @@ fn the_codes_accumulation_differs_and_a_large_lambda_gives_the_average_partition
     assert!((&p1 - &p0).norm_max() < 1e-6);
 }
 
+common::contract_test!(
+    0.9;
+    "lf-mvc" => LfMvcParams::new(),
+    "lf-mvc" => LfMvcParams::new().accumulate(true),
+);
+
 #[test]
-fn contract_errors_and_threads() {
-    let m: Vec<Box<dyn DynClusterer>> = vec![
-        Box::new(LfMvcParams::new()),
-        Box::new(LfMvcParams::new().accumulate(true)),
-    ];
-    common::check_contract(&m, 0.9);
-    common::check_bad_data(&m);
-    common::check_thread_independence(&m);
-    let c = LfMvcParams::new().check().unwrap();
-    common::check_engine_validation("lf-mvc", &|ks, k| c.fit_kernels(ks, k).map(|_| ()));
+fn every_bad_parameter_is_named() {
     for (r, name) in [
         (
             LfMvcParams::new().lambda(f64::INFINITY).validate_params(),

@@ -212,14 +212,10 @@ fn one_kernel_is_spectral_kernel_k_means() {
     assert!((&p1 - &p0).norm_max() < 1e-7);
 }
 
+common::contract_test!(0.9; "lmkkm" => LmkkmParams::new());
+
 #[test]
-fn contract_errors_and_threads() {
-    let m: Vec<Box<dyn DynClusterer>> = vec![Box::new(LmkkmParams::new())];
-    common::check_contract(&m, 0.9);
-    common::check_bad_data(&m);
-    common::check_thread_independence(&m);
-    let c = LmkkmParams::new().check().unwrap();
-    common::check_engine_validation("lmkkm", &|ks, k| c.fit_kernels(ks, k).map(|_| ()));
+fn every_bad_parameter_is_named() {
     for (r, name) in [
         (
             LmkkmParams::new().iterations(0).validate_params(),

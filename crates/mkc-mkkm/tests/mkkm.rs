@@ -6,33 +6,7 @@ use common::{gaussian_views, refs};
 use mkc_core::ParamGuard;
 use mkc_mkkm::prelude::*;
 
-/// MKKM and MKKM-MiR with default parameters, as the registry holds them.
-fn methods() -> Vec<Box<dyn DynClusterer>> {
-    vec![Box::new(MkkmParams::new()), Box::new(MkkmMirParams::new())]
-}
-
-#[test]
-fn every_method_keeps_the_contract_and_restarts_share_the_optimisation() {
-    common::check_contract(&methods(), 0.9);
-}
-
-#[test]
-fn every_method_rejects_bad_data_with_typed_errors() {
-    common::check_bad_data(&methods());
-}
-
-#[test]
-fn engines_validate_their_kernels() {
-    let mkkm = MkkmParams::new().check().unwrap();
-    common::check_engine_validation("mkkm", &|ks, k| mkkm.fit_kernels(ks, k).map(|_| ()));
-    let mir = MkkmMirParams::new().check().unwrap();
-    common::check_engine_validation("mkkm-mir", &|ks, k| mir.fit_kernels(ks, k).map(|_| ()));
-}
-
-#[test]
-fn results_do_not_depend_on_the_number_of_threads() {
-    common::check_thread_independence(&methods());
-}
+common::contract_test!(0.9; "mkkm" => MkkmParams::new(), "mkkm-mir" => MkkmMirParams::new());
 
 #[test]
 fn mkkm_objective_never_increases_and_weights_are_closed_form() {

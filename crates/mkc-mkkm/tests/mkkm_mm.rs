@@ -116,14 +116,10 @@ fn the_cap_counts_h_steps_and_the_first_weights_are_uniform() {
     assert!(capped.iterations <= 10);
 }
 
+common::contract_test!(0.9; "mkkm-mm" => MkkmMmParams::new());
+
 #[test]
-fn contract_errors_and_threads() {
-    let m: Vec<Box<dyn DynClusterer>> = vec![Box::new(MkkmMmParams::new())];
-    common::check_contract(&m, 0.9);
-    common::check_bad_data(&m);
-    common::check_thread_independence(&m);
-    let c = MkkmMmParams::new().check().unwrap();
-    common::check_engine_validation("mkkm-mm", &|ks, k| c.fit_kernels(ks, k).map(|_| ()));
+fn every_bad_parameter_is_named() {
     for (r, name) in [
         (MkkmMmParams::new().tol(f64::NAN).validate_params(), "tol"),
         (

@@ -6,39 +6,14 @@ use common::{gaussian_views, refs};
 use mkc_core::{Error, ParamGuard};
 use mkc_mkkm::prelude::*;
 
-/// ONKC and LKAM with default parameters (and LKAM at a small τ), as the registry holds
-/// them.
-fn methods() -> Vec<Box<dyn DynClusterer>> {
-    vec![
-        Box::new(OnkcParams::new()),
-        Box::new(OnkcParams::new().rho(2f64.powi(-7)).lambda(2f64.powi(7))),
-        Box::new(LkamParams::new()),
-        Box::new(LkamParams::new().tau(0.1).lambda(2f64.powi(-15))),
-    ]
-}
-
-#[test]
-fn every_method_keeps_the_contract_and_restarts_share_the_optimisation() {
-    common::check_contract(&methods(), 0.9);
-}
-
-#[test]
-fn every_method_rejects_bad_data_with_typed_errors() {
-    common::check_bad_data(&methods());
-}
-
-#[test]
-fn engines_validate_their_kernels() {
-    let onkc = OnkcParams::new().check().unwrap();
-    common::check_engine_validation("onkc", &|ks, k| onkc.fit_kernels(ks, k).map(|_| ()));
-    let lkam = LkamParams::new().check().unwrap();
-    common::check_engine_validation("lkam", &|ks, k| lkam.fit_kernels(ks, k).map(|_| ()));
-}
-
-#[test]
-fn results_do_not_depend_on_the_number_of_threads() {
-    common::check_thread_independence(&methods());
-}
+// ONKC and LKAM with default parameters and at the ends of their grids.
+common::contract_test!(
+    0.9;
+    "onkc" => OnkcParams::new(),
+    "onkc" => OnkcParams::new().rho(2f64.powi(-7)).lambda(2f64.powi(7)),
+    "lkam" => LkamParams::new(),
+    "lkam" => LkamParams::new().tau(0.1).lambda(2f64.powi(-15)),
+);
 
 #[test]
 fn every_bad_parameter_is_named() {

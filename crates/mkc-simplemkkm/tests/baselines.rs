@@ -8,31 +8,7 @@ use common::{gaussian_views, refs};
 use mkc_core::ParamGuard;
 use mkc_simplemkkm::prelude::*;
 
-/// The two methods with default parameters, as the registry holds them.
-fn methods() -> Vec<Box<dyn DynClusterer>> {
-    vec![
-        Box::new(SimpleMkkmParams::new()),
-        Box::new(AvgParams::new()),
-    ]
-}
-
-#[test]
-fn every_method_keeps_the_contract_and_restarts_share_the_optimisation() {
-    common::check_contract(&methods(), 0.9);
-}
-
-#[test]
-fn every_method_rejects_bad_data_with_typed_errors() {
-    common::check_bad_data(&methods());
-}
-
-#[test]
-fn engines_validate_their_kernels() {
-    let avg = AvgParams::new().check().unwrap();
-    common::check_engine_validation("avg", &|ks, k| avg.fit_kernels(ks, k).map(|_| ()));
-    let s = SimpleMkkmParams::new().check().unwrap();
-    common::check_engine_validation("simplemkkm", &|ks, k| s.fit_kernels(ks, k).map(|_| ()));
-}
+common::contract_test!(0.9; "simplemkkm" => SimpleMkkmParams::new(), "avg" => AvgParams::new());
 
 #[test]
 fn avg_kkm_is_simplemkkm_first_iterate_and_single_kernels() {
@@ -64,9 +40,4 @@ fn avg_kkm_is_simplemkkm_first_iterate_and_single_kernels() {
     assert_eq!(one.weights().unwrap(), [1.0]);
     let acc = mkc_metrics::accuracy(&truth, &one.labels).unwrap();
     assert!(acc > 0.95, "{acc}");
-}
-
-#[test]
-fn results_do_not_depend_on_the_number_of_threads() {
-    common::check_thread_independence(&methods());
 }

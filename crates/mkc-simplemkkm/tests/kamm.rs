@@ -10,6 +10,9 @@ use mkc_core::{Error, ParamGuard};
 use mkc_simplemkkm::prelude::*;
 use mkc_simplemkkm::{gradient, Preprocessing, Solver};
 
+// KAMM-R picks one kernel: the well separated views keep both above 0.9
+common::contract_test!(0.9; "kamm-r" => KammRParams::new(), "kamm-a" => KammAParams::new());
+
 /// J(γ) = the sum of the k largest eigenvalues of Σ_p γ_p² K_p, by a dense decomposition.
 fn j_dense(views: &[MatRef<'_, f64>], gamma: &[f64], k: usize) -> f64 {
     let c: Vec<f64> = gamma.iter().map(|g| g * g).collect();
@@ -21,34 +24,6 @@ fn j_dense(views: &[MatRef<'_, f64>], gamma: &[f64], k: usize) -> f64 {
 /// The set's kernels centred and scaled to unit diagonal (what both methods work on).
 fn prepared(ks: &[Mat<f64>]) -> Vec<Mat<f64>> {
     Preprocessing::CenterUnitDiagonal.apply(&refs(ks)).unwrap()
-}
-
-fn methods() -> Vec<Box<dyn DynClusterer>> {
-    vec![Box::new(KammRParams::new()), Box::new(KammAParams::new())]
-}
-
-#[test]
-fn every_method_keeps_the_contract_and_restarts_share_the_optimisation() {
-    // KAMM-R picks one kernel: the well separated views keep both above 0.9
-    common::check_contract(&methods(), 0.9);
-}
-
-#[test]
-fn every_method_rejects_bad_data_with_typed_errors() {
-    common::check_bad_data(&methods());
-}
-
-#[test]
-fn engines_validate_their_kernels() {
-    let r = KammRParams::new().check().unwrap();
-    common::check_engine_validation("kamm-r", &|ks, k| r.fit_kernels(ks, k).map(|_| ()));
-    let a = KammAParams::new().check().unwrap();
-    common::check_engine_validation("kamm-a", &|ks, k| a.fit_kernels(ks, k).map(|_| ()));
-}
-
-#[test]
-fn results_do_not_depend_on_the_number_of_threads() {
-    common::check_thread_independence(&methods());
 }
 
 #[test]

@@ -165,3 +165,28 @@ pub fn check_thread_independence(methods: &[Box<dyn DynClusterer>]) {
     };
     assert_eq!(in_pool(1), in_pool(2));
 }
+
+/// One test, `contract_errors_engines_and_threads`, running every check of this module
+/// on the methods listed (`"name" => params`, each with its engine `fit_kernels`):
+/// [`check_contract`] at accuracy `min_acc`, [`check_bad_data`],
+/// [`check_thread_independence`] and [`check_engine_validation`].
+#[allow(unused_macros)] // not every test file has one
+macro_rules! contract_test {
+    ($min_acc:expr; $($name:literal => $params:expr),+ $(,)?) => {
+        #[test]
+        fn contract_errors_engines_and_threads() {
+            let methods: Vec<Box<dyn mkc_core::DynClusterer>> = vec![$(Box::new($params)),+];
+            $crate::common::check_contract(&methods, $min_acc);
+            $crate::common::check_bad_data(&methods);
+            $crate::common::check_thread_independence(&methods);
+            $(
+                let c = mkc_core::ParamGuard::check(&$params).unwrap();
+                $crate::common::check_engine_validation($name, &|ks, k| {
+                    c.fit_kernels(ks, k).map(|_| ())
+                });
+            )+
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use contract_test;
