@@ -217,19 +217,13 @@ fn alignment(
     fused + lambda * inner(h, h0)
 }
 
-impl LfMvc {
-    /// The parameters.
-    pub fn params(&self) -> &LfMvcParams {
-        &self.params
-    }
-
+crate::engine_entry! {
+    LfMvc, LfMvcParams => LfMvcFit;
     /// LF-MVC on the base kernels (validated here) for `n_clusters` clusters: the base
     /// partitions, the consensus H, the rotations and β, without the final k-means.
-    pub fn fit_kernels(&self, kernels: &[MatRef<'_, f64>], n_clusters: usize) -> Result<LfMvcFit> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        self.run(&prepared, n_clusters)
-    }
+}
 
+impl LfMvc {
     fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<LfMvcFit> {
         let p = &self.params;
         let views = prepared.views();

@@ -14,7 +14,7 @@
 
 use std::time::{Duration, Instant};
 
-use faer::{Mat, MatRef};
+use faer::Mat;
 use mkc_core::{Diagnostics, Result};
 
 use crate::alternation::alternate;
@@ -94,20 +94,14 @@ pub fn closed_form_weights(b: &[f64], traces: &[f64]) -> Vec<f64> {
     inv.iter().map(|v| v / s).collect()
 }
 
-impl Mkkm {
-    /// The parameters.
-    pub fn params(&self) -> &MkkmParams {
-        &self.params
-    }
-
+crate::engine_entry! {
+    Mkkm, MkkmParams => MkkmFit;
     /// MKKM on the base kernels (validated here) for `n_clusters` clusters: the weights
     /// and the relaxed partition matrix H, without the final k-means. The deterministic
     /// part of `Clusterer::fit`, public for callers who want H or the traces.
-    pub fn fit_kernels(&self, kernels: &[MatRef<'_, f64>], n_clusters: usize) -> Result<MkkmFit> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        self.run(&prepared, n_clusters)
-    }
+}
 
+impl Mkkm {
     fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<MkkmFit> {
         let p = &self.params;
         let views = prepared.views();

@@ -92,25 +92,15 @@ pub fn regularisation_matrix(kernels: &[MatRef<'_, f64>]) -> Result<Mat<f64>> {
     Ok(out)
 }
 
-impl MkkmMir {
-    /// The parameters.
-    pub fn params(&self) -> &MkkmMirParams {
-        &self.params
-    }
-
+crate::engine_entry! {
+    MkkmMir, MkkmMirParams => MkkmMirFit;
     /// MKKM-MiR on the base kernels (validated here) for `n_clusters` clusters: the
     /// weights and the relaxed partition matrix H, without the final k-means. The
     /// deterministic part of `Clusterer::fit`, public for callers who want H, M or
     /// the traces.
-    pub fn fit_kernels(
-        &self,
-        kernels: &[MatRef<'_, f64>],
-        n_clusters: usize,
-    ) -> Result<MkkmMirFit> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        self.run(&prepared, n_clusters)
-    }
+}
 
+impl MkkmMir {
     fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<MkkmMirFit> {
         let p = &self.params;
         let views = prepared.views();

@@ -112,19 +112,13 @@ pub fn l2_weights(a: &[f64]) -> Option<Vec<f64>> {
     (norm > 0.0 && norm.is_finite()).then(|| clipped.iter().map(|v| v / norm).collect())
 }
 
-impl MkkmMm {
-    /// The parameters.
-    pub fn params(&self) -> &MkkmMmParams {
-        &self.params
-    }
-
+crate::engine_entry! {
+    MkkmMm, MkkmMmParams => MkkmMmFit;
     /// MKKM-MM on the base kernels (validated here) for `n_clusters` clusters: θ and H,
     /// without the final k-means (the deterministic part of `Clusterer::fit`).
-    pub fn fit_kernels(&self, kernels: &[MatRef<'_, f64>], n_clusters: usize) -> Result<MkkmMmFit> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        self.run(&prepared, n_clusters)
-    }
+}
 
+impl MkkmMm {
     fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<MkkmMmFit> {
         let p = &self.params;
         let views = prepared.views();

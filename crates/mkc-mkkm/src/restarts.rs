@@ -202,3 +202,29 @@ macro_rules! relaxed_weights_fit {
         }
     };
 }
+
+/// The engine entry points of a checked method: `params()` and `fit_kernels`, which
+/// validates and preprocesses the kernels and calls the method's
+/// `run(&Prepared, n_clusters)` (the deterministic part of `Clusterer::fit`, without the
+/// seeded k-means). The doc comment given is `fit_kernels`'s.
+#[macro_export]
+macro_rules! engine_entry {
+    ($ty:ty, $params:ty => $fit:ty; $(#[$doc:meta])*) => {
+        impl $ty {
+            /// The parameters.
+            pub fn params(&self) -> &$params {
+                &self.params
+            }
+            $(#[$doc])*
+            pub fn fit_kernels(
+                &self,
+                kernels: &[faer::MatRef<'_, f64>],
+                n_clusters: usize,
+            ) -> mkc_core::Result<$fit> {
+                let prepared =
+                    $crate::preprocess::Prepared::new(kernels, &self.params.preprocessing)?;
+                self.run(&prepared, n_clusters)
+            }
+        }
+    };
+}

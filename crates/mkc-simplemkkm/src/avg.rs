@@ -11,7 +11,7 @@
 
 use std::time::{Duration, Instant};
 
-use faer::{Mat, MatRef};
+use faer::Mat;
 use mkc_core::{Diagnostics, Result};
 
 use crate::objective::Objective;
@@ -62,20 +62,14 @@ pub struct AvgFit {
     pub diagnostics: AvgKkmDiagnostics,
 }
 
-impl AvgKkm {
-    /// The parameters.
-    pub fn params(&self) -> &AvgParams {
-        &self.params
-    }
-
+mkc_mkkm::engine_entry! {
+    AvgKkm, AvgParams => AvgFit;
     /// The relaxation of Avg-KKM on the base kernels (validated here) for `n_clusters`
     /// clusters: H without the final k-means. The deterministic part of
     /// `Clusterer::fit`, public for callers who want H.
-    pub fn fit_kernels(&self, kernels: &[MatRef<'_, f64>], n_clusters: usize) -> Result<AvgFit> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        self.run(&prepared, n_clusters)
-    }
+}
 
+impl AvgKkm {
     fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<AvgFit> {
         let p = &self.params;
         let views = prepared.views();

@@ -31,7 +31,7 @@
 
 use std::time::{Duration, Instant};
 
-use faer::{Mat, MatRef};
+use faer::Mat;
 use mkc_core::{ParamGuard, Result};
 use mkc_mkkm::alternation::{alternate, traces};
 use mkc_mkkm::closed_form_weights;
@@ -87,18 +87,13 @@ impl ParamGuard for KammRParams {
     }
 }
 
-impl KammR {
+mkc_mkkm::engine_entry! {
+    KammR, SimpleMkkmParams => SimpleMkkmFit;
     /// KAMM-R on the base kernels (validated here): the weights and H, without the final
     /// k-means (the deterministic part of `Clusterer::fit`).
-    pub fn fit_kernels(
-        &self,
-        kernels: &[MatRef<'_, f64>],
-        n_clusters: usize,
-    ) -> Result<SimpleMkkmFit> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        self.run(&prepared, n_clusters)
-    }
+}
 
+impl KammR {
     pub(crate) fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<SimpleMkkmFit> {
         let algorithm = SimpleMkkm {
             params: self.params.clone(),
@@ -172,14 +167,13 @@ pub struct KammAFit {
     pub diagnostics: KammADiagnostics,
 }
 
-impl KammA {
+mkc_mkkm::engine_entry! {
+    KammA, KammAParams => KammAFit;
     /// KAMM-A on the base kernels (validated here): the weights and H, without the final
     /// k-means (the deterministic part of `Clusterer::fit`).
-    pub fn fit_kernels(&self, kernels: &[MatRef<'_, f64>], n_clusters: usize) -> Result<KammAFit> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        self.run(&prepared, n_clusters)
-    }
+}
 
+impl KammA {
     fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<KammAFit> {
         let p = &self.params;
         let views = prepared.views();

@@ -148,27 +148,17 @@ pub struct SimpleMkkmFit {
     pub diagnostics: SimpleMkkmDiagnostics,
 }
 
-impl SimpleMkkm {
-    /// The parameters.
-    pub fn params(&self) -> &SimpleMkkmParams {
-        &self.params
-    }
-
+mkc_mkkm::engine_entry! {
+    SimpleMkkm, SimpleMkkmParams => SimpleMkkmFit;
     /// Algorithm 1 on the base kernels (each n x n, symmetric, finite, same size;
     /// validated here) for `n_clusters` clusters: the weights γ and the relaxed partition
     /// matrix H, without the final k-means. This is the deterministic part of
     /// `Clusterer::fit`, public for callers who want H itself, the full traces, or to
     /// time the optimisation alone; labels from it are
     /// [`labels_from_h_with`](crate::labels_from_h_with)`(h, n_clusters, &params.labels, seed)`.
-    pub fn fit_kernels(
-        &self,
-        kernels: &[MatRef<'_, f64>],
-        n_clusters: usize,
-    ) -> Result<SimpleMkkmFit> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        self.run(&prepared, n_clusters)
-    }
+}
 
+impl SimpleMkkm {
     /// Algorithm 1 on prepared kernels.
     fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<SimpleMkkmFit> {
         self.run_in(prepared, n_clusters, Sense::Minimise)

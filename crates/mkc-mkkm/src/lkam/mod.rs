@@ -103,20 +103,14 @@ pub struct LkamFit {
     pub diagnostics: LkamDiagnostics,
 }
 
-impl Lkam {
-    /// The parameters.
-    pub fn params(&self) -> &LkamParams {
-        &self.params
-    }
-
+crate::engine_entry! {
+    Lkam, LkamParams => LkamFit;
     /// LKAM on the base kernels (validated here) for `n_clusters` clusters: the weights
     /// and H, without the final k-means. The deterministic part of `Clusterer::fit`,
     /// public for callers who want H, HE or the traces.
-    pub fn fit_kernels(&self, kernels: &[MatRef<'_, f64>], n_clusters: usize) -> Result<LkamFit> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        self.run(&prepared, n_clusters)
-    }
+}
 
+impl Lkam {
     fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<LkamFit> {
         let p = &self.params;
         let views = prepared.views();

@@ -184,19 +184,13 @@ pub fn gated_kernel_into(
     Ok(())
 }
 
-impl Lmkkm {
-    /// The parameters.
-    pub fn params(&self) -> &LmkkmParams {
-        &self.params
-    }
-
+crate::engine_entry! {
+    Lmkkm, LmkkmParams => LmkkmFit;
     /// LMKKM on the base kernels (validated here) for `n_clusters` clusters: Θ and H,
     /// without the final k-means (the deterministic part of `Clusterer::fit`).
-    pub fn fit_kernels(&self, kernels: &[MatRef<'_, f64>], n_clusters: usize) -> Result<LmkkmFit> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        self.run(&prepared, n_clusters)
-    }
+}
 
+impl Lmkkm {
     fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<LmkkmFit> {
         let p = &self.params;
         let views = prepared.views();
