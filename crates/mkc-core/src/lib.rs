@@ -21,6 +21,8 @@ pub mod cluster;
 pub mod error;
 pub mod params;
 pub mod seed;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod validate;
 
 pub use cluster::{

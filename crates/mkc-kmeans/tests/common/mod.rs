@@ -2,6 +2,9 @@
 use faer::Mat;
 use rand::Rng;
 
+#[allow(unused_imports)] // not every test file uses every fixture
+pub use mkc_core::testing::{gaussian_kernel, linear_kernel};
+
 /// n points in d dimensions around `centres` well-spread Gaussian-ish blobs (seeded).
 pub fn blobs(n: usize, d: usize, centres: usize, spread: f64, seed: u64) -> Mat<f64> {
     let mut rng = mkc_core::seed::rng(seed);
@@ -17,23 +20,6 @@ pub fn blobs(n: usize, d: usize, centres: usize, spread: f64, seed: u64) -> Mat<
         }
     }
     x
-}
-
-pub fn linear_kernel(x: &Mat<f64>) -> Mat<f64> {
-    let n = x.nrows();
-    Mat::from_fn(n, n, |i, j| {
-        (0..x.ncols()).map(|t| x[(i, t)] * x[(j, t)]).sum()
-    })
-}
-
-pub fn gaussian_kernel(x: &Mat<f64>, sigma: f64) -> Mat<f64> {
-    let n = x.nrows();
-    Mat::from_fn(n, n, |i, j| {
-        let d: f64 = (0..x.ncols())
-            .map(|t| (x[(i, t)] - x[(j, t)]).powi(2))
-            .sum();
-        (-d / (2.0 * sigma * sigma)).exp()
-    })
 }
 
 pub fn non_increasing(trace: &[f64]) -> bool {
