@@ -91,3 +91,64 @@ macro_rules! setters {
         )*
     };
 }
+
+/// Declare an unchecked parameter struct (`Debug, Clone, PartialEq`) with its defaults:
+/// each field is listed with its visibility, type and default after `=`; `new()` (doc
+/// given after the struct) builds the defaults, `Default` calls it, and every field
+/// before an optional `;` gets a builder setter documented with the field's docs (fields
+/// after the `;` get none: set them through [`setters!`](crate::setters) with a path).
+///
+/// ```
+/// mkc_core::params! {
+///     /// Parameters of a method.
+///     pub struct P {
+///         /// The exponent.
+///         pub p: f64 = 2.0,
+///         /// Iteration cap.
+///         max_iter: usize = 10,
+///         ;
+///         inner: (u8, u8) = (1, 2),
+///     }
+///     /// The defaults.
+///     new;
+/// }
+/// let q = P::default().p(3.0).max_iter(4);
+/// assert_eq!((q.p, q.max_iter, q.inner), (3.0, 4, (1, 2)));
+/// assert_eq!(P::new(), P::default());
+/// ```
+#[macro_export]
+macro_rules! params {
+    (
+        $(#[$m:meta])*
+        $svis:vis struct $name:ident {
+            $( $(#[$fm:meta])* $fvis:vis $field:ident : $ty:ty = $default:expr ),* $(,)?
+            $(; $( $(#[$hm:meta])* $hvis:vis $hidden:ident : $hty:ty = $hdefault:expr ),* $(,)? )?
+        }
+        $(#[$nm:meta])*
+        new;
+    ) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, PartialEq)]
+        $svis struct $name {
+            $( $(#[$fm])* $fvis $field: $ty, )*
+            $($( $(#[$hm])* $hvis $hidden: $hty, )*)?
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl $name {
+            $(#[$nm])*
+            pub fn new() -> Self {
+                Self {
+                    $( $field: $default, )*
+                    $($( $hidden: $hdefault, )*)?
+                }
+            }
+            $crate::setters! { $( $(#[$fm])* $field: $ty, )* }
+        }
+    };
+}

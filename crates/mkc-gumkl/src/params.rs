@@ -101,28 +101,20 @@ macro_rules! outer_setters {
     };
 }
 
-/// Parameters of GUMKL (Algorithm 1); [`ParamGuard::check`] gives the method, [`Gumkl`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct GumklParams {
-    pub(crate) outer: Outer,
-    pub(crate) refine: bool,
-}
-
-impl Default for GumklParams {
-    fn default() -> Self {
-        Self::new()
+mkc_core::params! {
+    /// Parameters of GUMKL (Algorithm 1); [`ParamGuard::check`] gives the method, [`Gumkl`].
+    pub struct GumklParams {
+        /// Refine the result with kernel k-means on the final composite kernel (Sect. 3.2).
+        pub(crate) refine: bool = true,
+        ;
+        pub(crate) outer: Outer = Outer::default(),
     }
+    /// p = 3 (the middle of the range [2.5, 3.5] where the paper usually found the best NMI),
+    /// ε = 1e-4 (relative), 100 iterations, refinement on.
+    new;
 }
 
 impl GumklParams {
-    /// p = 3 (the middle of the range [2.5, 3.5] where the paper usually found the best NMI),
-    /// ε = 1e-4 (relative), 100 iterations, refinement on.
-    pub fn new() -> Self {
-        Self {
-            outer: Outer::default(),
-            refine: true,
-        }
-    }
     /// Baseline (i) of the paper: the best single view, i.e. GUMKL with p = 1 (eq. 8).
     pub fn best_single_view() -> Self {
         Self::new().p(1.0)
@@ -133,10 +125,6 @@ impl GumklParams {
         Self::new().p(f64::INFINITY)
     }
     outer_setters!();
-    mkc_core::setters! {
-        /// Refine the result with kernel k-means on the final composite kernel (Sect. 3.2).
-        refine: bool,
-    }
 }
 
 impl ParamGuard for GumklParams {
@@ -163,38 +151,24 @@ pub enum MvkkmInit {
     Labels(Vec<usize>),
 }
 
-/// Parameters of MVKKM (Tzortzis & Likas, ICDM 2012); [`ParamGuard::check`] gives the
-/// method, [`Mvkkm`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct MvkkmParams {
-    pub(crate) outer: Outer,
-    pub(crate) weight_floor: f64,
-    pub(crate) init: MvkkmInit,
-}
-
-impl Default for MvkkmParams {
-    fn default() -> Self {
-        Self::new()
+mkc_core::params! {
+    /// Parameters of MVKKM (Tzortzis & Likas, ICDM 2012); [`ParamGuard::check`] gives the
+    /// method, [`Mvkkm`].
+    pub struct MvkkmParams {
+        /// Weights below this are set to 0 and the others renormalised (0 disables), in `[0, 1)`.
+        pub(crate) weight_floor: f64 = MVKKM_WEIGHT_FLOOR,
+        /// Initial partition.
+        pub(crate) init: MvkkmInit = MvkkmInit::default(),
+        ;
+        pub(crate) outer: Outer = Outer::default(),
     }
+    /// p = 3, relative tolerance 1e-4, weight floor 1e-5, global kernel k-means
+    /// initialisation — the authors' code's settings except p, which has no default there.
+    new;
 }
 
 impl MvkkmParams {
-    /// p = 3, relative tolerance 1e-4, weight floor 1e-5, global kernel k-means
-    /// initialisation — the authors' code's settings except p, which has no default there.
-    pub fn new() -> Self {
-        Self {
-            outer: Outer::default(),
-            weight_floor: MVKKM_WEIGHT_FLOOR,
-            init: MvkkmInit::default(),
-        }
-    }
     outer_setters!();
-    mkc_core::setters! {
-        /// Weights below this are set to 0 and the others renormalised (0 disables), in `[0, 1)`.
-        weight_floor: f64,
-        /// Initial partition.
-        init: MvkkmInit,
-    }
 }
 
 impl ParamGuard for MvkkmParams {

@@ -31,40 +31,21 @@ use faer::MatRef;
 use mkc_core::{validate, Clustering, Error, ParamGuard, Result};
 use rayon::prelude::*;
 
-/// Hyperparameters of global kernel k-means (unchecked builder).
-#[derive(Debug, Clone, PartialEq)]
-pub struct GlobalKernelKMeansParams {
-    fast: bool,
-    max_iter: usize,
-    tol: f64,
-}
-
-impl Default for GlobalKernelKMeansParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl GlobalKernelKMeansParams {
-    /// Defaults: the exact search, at most 300 iterations per kernel k-means run, relative
-    /// tolerance 1e-4. The number of clusters is given when fitting; there is no seed.
-    pub fn new() -> Self {
-        Self {
-            fast: false,
-            max_iter: 300,
-            tol: 1e-4,
-        }
-    }
-    mkc_core::setters! {
+mkc_core::params! {
+    /// Hyperparameters of global kernel k-means (unchecked builder).
+    pub struct GlobalKernelKMeansParams {
         /// The fast variant: one candidate seed per added cluster (the largest bound `b_j`)
         /// instead of all n. The exact search costs n kernel k-means runs per added cluster.
-        fast: bool,
+        fast: bool = false,
         /// Maximum number of assignment steps of each kernel k-means run (≥ 1).
-        max_iter: usize,
+        max_iter: usize = 300,
         /// Each kernel k-means run also stops when its objective decreased by at most
         /// `tol · |J|` in one step (≥ 0; 0 = only when the labels stop changing).
-        tol: f64,
+        tol: f64 = 1e-4,
     }
+    /// Defaults: the exact search, at most 300 iterations per kernel k-means run, relative
+    /// tolerance 1e-4. The number of clusters is given when fitting; there is no seed.
+    new;
 }
 
 /// Checked global kernel k-means parameters: [`GlobalKernelKMeans::fit_kernel`] runs on one

@@ -7,40 +7,21 @@ use faer::{Mat, MatRef};
 use mkc_core::{seed, validate, Clustering, Error, ParamGuard, Result};
 use rayon::prelude::*;
 
-/// Hyperparameters of k-means (unchecked builder).
-#[derive(Debug, Clone, PartialEq)]
-pub struct KMeansParams {
-    n_init: usize,
-    max_iter: usize,
-    tol: f64,
-}
-
-impl Default for KMeansParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl KMeansParams {
-    /// Defaults as scikit-learn's `KMeans`: `n_init = 10`, `max_iter = 300`, `tol = 1e-4`.
-    /// The number of clusters and the seed are given when fitting.
-    pub fn new() -> Self {
-        Self {
-            n_init: 10,
-            max_iter: 300,
-            tol: 1e-4,
-        }
-    }
-    mkc_core::setters! {
+mkc_core::params! {
+    /// Hyperparameters of k-means (unchecked builder).
+    pub struct KMeansParams {
         /// Number of k-means++ restarts (in parallel; lowest inertia wins, ties to the lowest
         /// restart index). Restart r uses `mkc_core::seed::derive(seed, r)`.
-        n_init: usize,
+        n_init: usize = 10,
         /// Maximum number of Lloyd iterations per restart.
-        max_iter: usize,
+        max_iter: usize = 300,
         /// Relative tolerance as scikit-learn: stop when Σ_c ‖Δcentre_c‖² ≤ tol · (mean
         /// per-feature variance of x). Labels that stop changing also stop the run.
-        tol: f64,
+        tol: f64 = 1e-4,
     }
+    /// Defaults as scikit-learn's `KMeans`: `n_init = 10`, `max_iter = 300`, `tol = 1e-4`.
+    /// The number of clusters and the seed are given when fitting.
+    new;
 }
 
 /// Checked k-means parameters; [`KMeans::fit_features`] runs the algorithm on a feature

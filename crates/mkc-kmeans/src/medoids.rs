@@ -88,34 +88,17 @@ pub enum MedoidInit {
     Given(Vec<usize>),
 }
 
-/// Hyperparameters of kernel k-medoids (unchecked builder).
-#[derive(Debug, Clone, PartialEq)]
-pub struct KernelKMedoidsParams {
-    max_iter: usize,
-    init: MedoidInit,
-}
-
-impl Default for KernelKMedoidsParams {
-    fn default() -> Self {
-        Self::new()
+mkc_core::params! {
+    /// Hyperparameters of kernel k-medoids (unchecked builder).
+    pub struct KernelKMedoidsParams {
+        /// Maximum number of (assignment, medoid update) rounds.
+        max_iter: usize = 100,
+        /// Initial medoids.
+        init: MedoidInit = MedoidInit::Greedy,
     }
-}
-
-impl KernelKMedoidsParams {
     /// Defaults: greedy initialisation, `max_iter = 100`. The number of clusters and the
     /// seed (used by [`MedoidInit::Random`] only) are given when fitting.
-    pub fn new() -> Self {
-        Self {
-            max_iter: 100,
-            init: MedoidInit::Greedy,
-        }
-    }
-    mkc_core::setters! {
-        /// Maximum number of (assignment, medoid update) rounds.
-        max_iter: usize,
-        /// Initial medoids.
-        init: MedoidInit,
-    }
+    new;
 }
 
 /// Checked k-medoids parameters; [`KernelKMedoids::fit_kernel`] runs the algorithm on one

@@ -41,42 +41,23 @@ use mkc_core::{validate, Clustering, Error, ParamGuard, Result};
 
 use crate::{KMeans, KMeansFit, KMeansParams};
 
-/// Hyperparameters of spectral clustering (unchecked builder).
-#[derive(Debug, Clone, PartialEq)]
-pub struct SpectralParams {
-    n_init: usize,
-    max_iter: usize,
-    clip_negative: bool,
-}
-
-impl Default for SpectralParams {
-    fn default() -> Self {
-        Self::new()
+mkc_core::params! {
+    /// Hyperparameters of spectral clustering (unchecked builder).
+    pub struct SpectralParams {
+        /// k-means replicates on the embedding (lowest inertia wins).
+        #[must_use]
+        n_init: usize = 20,
+        /// Lloyd iterations per replicate.
+        #[must_use]
+        max_iter: usize = 100,
+        /// Use max(K, 0) as the affinity instead of rejecting negative entries (default false).
+        #[must_use]
+        clip_negative: bool = false,
     }
-}
-
-impl SpectralParams {
     /// Defaults: `n_init = 20` k-means replicates (the SCMK paper's protocol),
     /// `max_iter = 100` Lloyd iterations each, negative affinities rejected. The number of
     /// clusters (and eigenvectors) and the seed are given when fitting.
-    pub fn new() -> Self {
-        Self {
-            n_init: 20,
-            max_iter: 100,
-            clip_negative: false,
-        }
-    }
-    mkc_core::setters! {
-        /// Use max(K, 0) as the affinity instead of rejecting negative entries (default false).
-        #[must_use]
-        clip_negative: bool,
-        /// k-means replicates on the embedding (lowest inertia wins).
-        #[must_use]
-        n_init: usize,
-        /// Lloyd iterations per replicate.
-        #[must_use]
-        max_iter: usize,
-    }
+    new;
 }
 
 /// Checked spectral clustering parameters; [`Spectral::fit_affinity`] runs the algorithm

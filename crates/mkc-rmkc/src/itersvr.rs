@@ -48,54 +48,29 @@ use mkc_core::{
 use mkc_svm::{CheckedKernel, EpsSvr, EpsSvrParams};
 use std::time::Instant;
 
-/// Unchecked iterSVR hyperparameters (builder): `IterSvrParams::new().c(10.0)`.
-///
-/// Fits through [`mkc_core::Clusterer`] directly (the parameters are checked first), or
-/// `check()` gives [`IterSvr`]. The number of clusters (always 2) and the seed are
-/// given when fitting.
-#[derive(Clone, Debug, PartialEq)]
-pub struct IterSvrParams {
-    c: f64,
-    epsilon: f64,
-    balance: f64,
-    max_iter: usize,
-    svm_tol: f64,
-    polish: bool,
-}
-
-impl Default for IterSvrParams {
-    fn default() -> Self {
-        Self::new()
+mkc_core::params! {
+    /// Unchecked iterSVR hyperparameters (builder): `IterSvrParams::new().c(10.0)`.
+    ///
+    /// Fits through [`mkc_core::Clusterer`] directly (the parameters are checked first), or
+    /// `check()` gives [`IterSvr`]. The number of clusters (always 2) and the seed are
+    /// given when fitting.
+    pub struct IterSvrParams {
+        /// The SVR's box constraint C > 0.
+        c: f64 = 1.0,
+        /// Width ε ≥ 0 of the SVR's insensitive tube (0 = Laplacian loss).
+        epsilon: f64 = 0.0,
+        /// The balance bound ℓ as a fraction of N (≥ 0).
+        balance: f64 = 0.03,
+        /// Cap on the SVR / relabelling iterations (≥ 1).
+        max_iter: usize = 50,
+        /// KKT tolerance of every SVR solve.
+        svm_tol: f64 = 1e-3,
+        /// The SVR solver's [active-set polish](mkc_svm::polish) (default on).
+        polish: bool = true,
     }
-}
-
-impl IterSvrParams {
     /// Defaults: C = 1, ε = 0 (Laplacian loss), ℓ = 0.03N, at most 50 iterations, SVR
     /// tolerance 1e-3 (libsvm's), active-set polish on.
-    pub fn new() -> Self {
-        Self {
-            c: 1.0,
-            epsilon: 0.0,
-            balance: 0.03,
-            max_iter: 50,
-            svm_tol: 1e-3,
-            polish: true,
-        }
-    }
-    mkc_core::setters! {
-        /// The SVR's box constraint C > 0.
-        c: f64,
-        /// Width ε ≥ 0 of the SVR's insensitive tube (0 = Laplacian loss).
-        epsilon: f64,
-        /// The balance bound ℓ as a fraction of N (≥ 0).
-        balance: f64,
-        /// Cap on the SVR / relabelling iterations (≥ 1).
-        max_iter: usize,
-        /// KKT tolerance of every SVR solve.
-        svm_tol: f64,
-        /// The SVR solver's [active-set polish](mkc_svm::polish) (default on).
-        polish: bool,
-    }
+    new;
 }
 
 /// Checked iterSVR hyperparameters: fit through [`mkc_core::Clusterer`], or from given

@@ -58,71 +58,43 @@ impl Balance {
     }
 }
 
-/// Unchecked RMKC hyperparameters (builder): `RmkcParams::new().c(10.0).norm(Norm::L2)`.
-///
-/// Fits through [`mkc_core::Clusterer`] directly (the parameters are checked first), or
-/// `check()` gives [`Rmkc`]. The number of clusters (always 2) and the seed are given
-/// when fitting.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RmkcParams {
-    pub(crate) c: f64,
-    pub(crate) l: usize,
-    pub(crate) balance: Balance,
-    pub(crate) norm: Norm,
-    pub(crate) init_pairs: f64,
-    pub(crate) svm_tol: f64,
-    pub(crate) max_iter: usize,
-    pub(crate) tol: f64,
-    pub(crate) armijo_sigma: f64,
-    pub(crate) armijo_beta: f64,
-    pub(crate) armijo_max_trials: usize,
-}
-
-impl Default for RmkcParams {
-    fn default() -> Self {
-        Self::new()
+mkc_core::params! {
+    /// Unchecked RMKC hyperparameters (builder): `RmkcParams::new().c(10.0).norm(Norm::L2)`.
+    ///
+    /// Fits through [`mkc_core::Clusterer`] directly (the parameters are checked first), or
+    /// `check()` gives [`Rmkc`]. The number of clusters (always 2) and the seed are given
+    /// when fitting.
+    pub struct RmkcParams {
+        /// The regulariser C > 0 of eq. (4) (the box constraint of the SVM of eq. 10).
+        pub(crate) c: f64 = 1.0,
+        /// Candidate label vectors per phase of Algorithm 2 (L ≥ 1).
+        pub(crate) l: usize = 30,
+        /// The balance bound ℓ.
+        pub(crate) balance: Balance = Balance::Fraction(0.5),
+        /// The p-norm constraint on θ.
+        pub(crate) norm: Norm = Norm::L1,
+        /// Number of initial pairs as a fraction of N (≥ 1 pair; the paper: 0.25).
+        pub(crate) init_pairs: f64 = 0.25,
+        /// KKT tolerance of every SVM solve (eq. 10).
+        pub(crate) svm_tol: f64 = 1e-3,
+        /// Cap on outer iterations of Algorithm 1.
+        pub(crate) max_iter: usize = 100,
+        /// Relative decrease of J below which a θ step counts as "no decrease".
+        pub(crate) tol: f64 = 1e-4,
+        ;
+        pub(crate) armijo_sigma: f64 = 1e-4,
+        pub(crate) armijo_beta: f64 = 0.5,
+        pub(crate) armijo_max_trials: usize = 20,
     }
-}
-
-impl RmkcParams {
     /// The paper's settings (Section 3): L = 30, ℓ = 0.5N, 1-norm on θ (Tables 2–4),
     /// 0.25N initial pairs; C = 1, the middle of the paper's grid {10⁻², …, 10²} (the
     /// paper reports the best C per dataset and fixes no default). Ours: SVM tolerance
     /// 1e-3 (libsvm's), at most 100 outer iterations, relative tolerance 1e-4 on the
     /// decrease of J, Armijo σ = 1e-4, β = 0.5, 20 trials.
-    pub fn new() -> Self {
-        Self {
-            c: 1.0,
-            l: 30,
-            balance: Balance::Fraction(0.5),
-            norm: Norm::L1,
-            init_pairs: 0.25,
-            svm_tol: 1e-3,
-            max_iter: 100,
-            tol: 1e-4,
-            armijo_sigma: 1e-4,
-            armijo_beta: 0.5,
-            armijo_max_trials: 20,
-        }
-    }
-    mkc_core::setters! {
-        /// The regulariser C > 0 of eq. (4) (the box constraint of the SVM of eq. 10).
-        c: f64,
-        /// Candidate label vectors per phase of Algorithm 2 (L ≥ 1).
-        l: usize,
-        /// The balance bound ℓ.
-        balance: Balance,
-        /// The p-norm constraint on θ.
-        norm: Norm,
-        /// Number of initial pairs as a fraction of N (≥ 1 pair; the paper: 0.25).
-        init_pairs: f64,
-        /// KKT tolerance of every SVM solve (eq. 10).
-        svm_tol: f64,
-        /// Cap on outer iterations of Algorithm 1.
-        max_iter: usize,
-        /// Relative decrease of J below which a θ step counts as "no decrease".
-        tol: f64,
-    }
+    new;
+}
+
+impl RmkcParams {
     /// Armijo constants: sufficient-decrease σ ∈ (0, 1), backtracking factor β ∈ (0, 1),
     /// and the number of trial steps (≥ 1).
     pub fn armijo(mut self, sigma: f64, beta: f64, max_trials: usize) -> Self {

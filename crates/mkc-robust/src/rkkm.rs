@@ -15,47 +15,28 @@ pub enum RkkmInit {
     Labels(Vec<usize>),
 }
 
-/// Parameters of RKKM (unchecked builder). The number of clusters and the seed are
-/// given when fitting.
-///
-/// ```
-/// use mkc_robust::prelude::*;
-/// let p = RkkmParams::new().n_init(20).max_iter(50);
-/// assert!(p.validate_params().is_ok());
-/// assert!(RkkmParams::new().n_init(0).validate_params().is_err());
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct RkkmParams {
-    n_init: usize,
-    max_iter: usize,
-    init: RkkmInit,
-}
-
-impl Default for RkkmParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl RkkmParams {
-    /// The authors' defaults: one start (`Replicates` 1), at most 100 assignment passes,
-    /// the 'sample' start.
-    pub fn new() -> Self {
-        Self {
-            n_init: 1,
-            max_iter: 100,
-            init: RkkmInit::Sample,
-        }
-    }
-    mkc_core::setters! {
+mkc_core::params! {
+    /// Parameters of RKKM (unchecked builder). The number of clusters and the seed are
+    /// given when fitting.
+    ///
+    /// ```
+    /// use mkc_robust::prelude::*;
+    /// let p = RkkmParams::new().n_init(20).max_iter(50);
+    /// assert!(p.validate_params().is_ok());
+    /// assert!(RkkmParams::new().n_init(0).validate_params().is_err());
+    /// ```
+    pub struct RkkmParams {
         /// Starts per fit (run in parallel); the lowest final ℓ2,1 loss wins (ties to the
         /// lowest start). Start r draws from `mkc_core::seed::derive(seed, r)`.
-        n_init: usize,
+        n_init: usize = 1,
         /// Cap on the assignment passes of each start (≥ 1).
-        max_iter: usize,
+        max_iter: usize = 100,
         /// The start ([`RkkmInit::Sample`] by default).
-        init: RkkmInit,
+        init: RkkmInit = RkkmInit::Sample,
     }
+    /// The authors' defaults: one start (`Replicates` 1), at most 100 assignment passes,
+    /// the 'sample' start.
+    new;
 }
 
 /// Checked RKKM parameters (see [`RkkmParams`]).

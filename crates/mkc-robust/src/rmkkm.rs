@@ -28,70 +28,43 @@ use mkc_core::{
 };
 use rayon::prelude::*;
 
-/// Parameters of RMKKM (unchecked builder). The number of clusters and the seed are
-/// given when fitting.
-///
-/// ```
-/// use mkc_robust::prelude::*;
-/// let p = RmkkmParams::new().gamma(0.4).max_iter(20);
-/// assert!(p.validate_params().is_ok());
-/// assert!(RmkkmParams::new().gamma(1.0).validate_params().is_err());
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct RmkkmParams {
-    gamma: f64,
-    max_iter: usize,
-    tol: f64,
-    warm_start: bool,
-    inner_restarts: usize,
-    inner_max_iter: usize,
-    n_init: usize,
-}
-
-impl Default for RmkkmParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl RmkkmParams {
-    /// Defaults of the authors' experiments: γ = 0.3 (the paper's stated value), 50
-    /// passes, no early stop, no warm start, 10 inner starts of at most 30 passes, one
-    /// start of the whole algorithm.
-    pub fn new() -> Self {
-        Self {
-            gamma: 0.3,
-            max_iter: 50,
-            tol: 0.0,
-            warm_start: false,
-            inner_restarts: 10,
-            inner_max_iter: 30,
-            n_init: 1,
-        }
-    }
-    mkc_core::setters! {
+mkc_core::params! {
+    /// Parameters of RMKKM (unchecked builder). The number of clusters and the seed are
+    /// given when fitting.
+    ///
+    /// ```
+    /// use mkc_robust::prelude::*;
+    /// let p = RmkkmParams::new().gamma(0.4).max_iter(20);
+    /// assert!(p.validate_params().is_ok());
+    /// assert!(RmkkmParams::new().gamma(1.0).validate_params().is_err());
+    /// ```
+    pub struct RmkkmParams {
         /// Exponent of the weight constraint `Σ_t w_t^γ = 1`, in (0, 1) (eq. (7)); the
         /// authors' grid is {0.1, …, 0.9}. Towards 1 the weight concentrates on one kernel,
         /// towards 0 it becomes uniform.
-        gamma: f64,
+        gamma: f64 = 0.3,
         /// Passes (partition step + weight step), at least 1. The authors ran 50.
-        max_iter: usize,
+        max_iter: usize = 50,
         /// Stop when the objective changed by at most `tol · |J|` between two passes
         /// (≥ 0). With 0 (default) the fit runs all `max_iter` passes unless J repeats
         /// exactly, as the authors' code, which never stops early.
-        tol: f64,
+        tol: f64 = 0.0,
         /// Continue each partition step from the previous centres (the paper's monotone
         /// Algorithm 1) instead of fresh starts (the authors' code, default).
-        warm_start: bool,
+        warm_start: bool = false,
         /// Fresh 'sample' starts of the partition step per pass when not warm-starting
         /// (≥ 1; the authors' code: 10); the lowest ℓ2,1 loss on `K_w` is kept.
-        inner_restarts: usize,
+        inner_restarts: usize = 10,
         /// Cap on the reweighting passes of each partition step (≥ 1; authors: 30).
-        inner_max_iter: usize,
+        inner_max_iter: usize = 30,
         /// Starts of the whole algorithm (≥ 1, the authors' `replicates`; their
         /// experiments: 1); the lowest final objective wins, ties to the lowest start.
-        n_init: usize,
+        n_init: usize = 1,
     }
+    /// Defaults of the authors' experiments: γ = 0.3 (the paper's stated value), 50
+    /// passes, no early stop, no warm start, 10 inner starts of at most 30 passes, one
+    /// start of the whole algorithm.
+    new;
 }
 
 /// Checked RMKKM parameters (see [`RmkkmParams`]).

@@ -18,60 +18,39 @@ use crate::root::Brent;
 /// solver takes a few seconds.
 pub const AASC_DENSE_BELOW: usize = 2048;
 
-/// Parameters of AASC (unchecked). Defaults are the authors' code's (module
-/// [`crate::aasc`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct AascParams {
-    pub(crate) max_iter: usize,
-    pub(crate) tol: f64,
-    pub(crate) lambda: LambdaRule,
-    pub(crate) lambda_start: f64,
-    pub(crate) brent: Brent,
-    pub(crate) eigen: EigenOptions,
-    pub(crate) kmeans: FinalKMeans,
-}
-
-impl Default for AascParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl AascParams {
-    /// The authors' settings: at most 20 iterations, stop when
-    /// `Σ_ij (|F_ij| − |F^old_ij|)² < 1e-5`, `λ₁` as `fsolve` from −1 finds it, and k-means with
-    /// 10 replicates of at most 1000 iterations on the row-normalised embedding (their
-    /// evaluation script's `litekmeans(NormalizeFea(F), c, 'maxIter', 1000, 'Replicates', 10)`).
-    pub fn new() -> Self {
-        Self {
-            max_iter: 20,
-            tol: 1e-5,
-            lambda: LambdaRule::RootOrLeastSquares,
-            lambda_start: -1.0,
-            brent: Brent::new(),
-            eigen: EigenOptions::default().dense_below(AASC_DENSE_BELOW),
-            kmeans: FinalKMeans {
+mkc_core::params! {
+    /// Parameters of AASC (unchecked). Defaults are the authors' code's (module
+    /// [`crate::aasc`]).
+    pub struct AascParams {
+        /// Cap on the alternations (authors: 20; reaching it is not an error).
+        pub(crate) max_iter: usize = 20,
+        /// Stop when `Σ_ij (|F_ij| − |F^old_ij|)²` falls below this (authors: 1e-5).
+        pub(crate) tol: f64 = 1e-5,
+        /// How `λ₁` of the weight step is chosen (default [`LambdaRule::RootOrLeastSquares`]).
+        pub(crate) lambda: LambdaRule = LambdaRule::RootOrLeastSquares,
+        /// The start of the `λ₁` search, and `λ₁` itself when there is no root (authors: −1).
+        pub(crate) lambda_start: f64 = -1.0,
+        /// The bracketed root finder of the weight step.
+        pub(crate) brent: Brent = Brent::new(),
+        /// Options of the bottom-c eigensolves of the Laplacian (default: dense up to
+        /// n = [`AASC_DENSE_BELOW`]).
+        pub(crate) eigen: EigenOptions = EigenOptions::default().dense_below(AASC_DENSE_BELOW),
+        ;
+        pub(crate) kmeans: FinalKMeans = FinalKMeans {
                 n_init: 10,
                 max_iter: 1000,
                 normalize_rows: true,
             },
-        }
     }
+    /// The authors' settings: at most 20 iterations, stop when
+    /// `Σ_ij (|F_ij| − |F^old_ij|)² < 1e-5`, `λ₁` as `fsolve` from −1 finds it, and k-means with
+    /// 10 replicates of at most 1000 iterations on the row-normalised embedding (their
+    /// evaluation script's `litekmeans(NormalizeFea(F), c, 'maxIter', 1000, 'Replicates', 10)`).
+    new;
+}
 
+impl AascParams {
     mkc_core::setters! {
-        /// Cap on the alternations (authors: 20; reaching it is not an error).
-        max_iter: usize,
-        /// Stop when `Σ_ij (|F_ij| − |F^old_ij|)²` falls below this (authors: 1e-5).
-        tol: f64,
-        /// How `λ₁` of the weight step is chosen (default [`LambdaRule::RootOrLeastSquares`]).
-        lambda: LambdaRule,
-        /// The start of the `λ₁` search, and `λ₁` itself when there is no root (authors: −1).
-        lambda_start: f64,
-        /// The bracketed root finder of the weight step.
-        brent: Brent,
-        /// Options of the bottom-c eigensolves of the Laplacian (default: dense up to
-        /// n = [`AASC_DENSE_BELOW`]).
-        eigen: EigenOptions,
         /// k-means replicates on the embedding (authors: 10).
         n_init: usize => kmeans,
         /// Scale the rows of the embedding to unit length before k-means (authors' reported
@@ -100,55 +79,36 @@ impl ParamGuard for AascParams {
     }
 }
 
-/// Parameters of MVSpec (unchecked). Defaults are the authors' code's (module
-/// [`crate::mvspec`]); p has no default there, ours is 2.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MvspecParams {
-    pub(crate) p: f64,
-    pub(crate) tol: f64,
-    pub(crate) max_iter: usize,
-    pub(crate) weight_floor: f64,
-    pub(crate) eigen: EigenOptions,
-    pub(crate) kmeans: FinalKMeans,
-}
-
-impl Default for MvspecParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl MvspecParams {
-    /// p = 2; the authors' stopping rule `|1 − obj/obj_old| < 1e-4`, weights below 1e-5 set
-    /// to 0, and the final k-means with 30 replicates of at most 1000 iterations on the
-    /// row-normalised embedding; at most 100 iterations (the authors have no cap).
-    pub fn new() -> Self {
-        Self {
-            p: 2.0,
-            tol: 1e-4,
-            max_iter: 100,
-            weight_floor: 1e-5,
-            eigen: EigenOptions::default(),
-            kmeans: FinalKMeans {
+mkc_core::params! {
+    /// Parameters of MVSpec (unchecked). Defaults are the authors' code's (module
+    /// [`crate::mvspec`]); p has no default there, ours is 2.
+    pub struct MvspecParams {
+        /// The exponent p ≥ 1 of `Σ_v w_v^p K_v` (RMKC's grid: {1, 1.5, …, 5}); p = 1 selects
+        /// one view, p = +∞ is the uniform sum.
+        pub(crate) p: f64 = 2.0,
+        /// Relative objective change that stops the iterations (authors: 1e-4).
+        pub(crate) tol: f64 = 1e-4,
+        /// Cap on the iterations (reaching it is not an error).
+        pub(crate) max_iter: usize = 100,
+        /// Weights below this are set to 0 and the rest renormalised (authors: 1e-5).
+        pub(crate) weight_floor: f64 = 1e-5,
+        /// Options of the top-k eigensolves of the composite kernel.
+        pub(crate) eigen: EigenOptions = EigenOptions::default(),
+        ;
+        pub(crate) kmeans: FinalKMeans = FinalKMeans {
                 n_init: 30,
                 max_iter: 1000,
                 normalize_rows: true,
             },
-        }
     }
+    /// p = 2; the authors' stopping rule `|1 − obj/obj_old| < 1e-4`, weights below 1e-5 set
+    /// to 0, and the final k-means with 30 replicates of at most 1000 iterations on the
+    /// row-normalised embedding; at most 100 iterations (the authors have no cap).
+    new;
+}
 
+impl MvspecParams {
     mkc_core::setters! {
-        /// The exponent p ≥ 1 of `Σ_v w_v^p K_v` (RMKC's grid: {1, 1.5, …, 5}); p = 1 selects
-        /// one view, p = +∞ is the uniform sum.
-        p: f64,
-        /// Relative objective change that stops the iterations (authors: 1e-4).
-        tol: f64,
-        /// Cap on the iterations (reaching it is not an error).
-        max_iter: usize,
-        /// Weights below this are set to 0 and the rest renormalised (authors: 1e-5).
-        weight_floor: f64,
-        /// Options of the top-k eigensolves of the composite kernel.
-        eigen: EigenOptions,
         /// k-means replicates on the embedding (authors: 30).
         n_init: usize => kmeans,
         /// Scale the rows of the embedding to unit length before k-means (authors: true).
