@@ -31,7 +31,7 @@ use mkc_core::{check_n_clusters, KernelSet, KernelWeights, Result, Timings, Weig
 use mkc_gumkl::Composite;
 
 use crate::aasc_weights::{column, degrees, WeightProblem};
-use crate::embedding::{self, Embedded, WithInertia};
+use crate::embedding::{Embedded, WithInertia};
 use crate::params::AascParams;
 
 /// AASC with checked parameters (from [`AascParams`] through
@@ -183,17 +183,8 @@ impl Aasc {
     }
 }
 
-mkc_core::clusterer! {
-    Aasc, "aasc", AascDiagnostics;
+crate::embedding::clusterer_by_embedding! {
+    Aasc, AascParams => "aasc", AascDiagnostics;
     /// AASC on every kernel of the set (each an affinity; a multiple kernel method, features
     /// unused), c ≥ 2 clusters. Phases: "affinity", "eigensolve", "weights", "kmeans".
-    fn fit(&self, data, n_clusters, seed) {
-        embedding::single(|| self.embed(data, n_clusters), &self.p.kmeans, n_clusters, seed)
-    }
-    /// The embedding once, then k-means per seed.
-    fn fit_restarts(&self, data, n_clusters, seeds) {
-        embedding::restarts(|| self.embed(data, n_clusters), &self.p.kmeans, n_clusters, seeds)
-    }
 }
-
-mkc_core::clusterer_via_check!(AascParams, "aasc");

@@ -130,3 +130,29 @@ pub(crate) fn restarts<D: Clone + Send + Sync + WithInertia>(
         })
         .collect()
 }
+
+/// `impl Clusterer` for a checked embedding method (with `embed(data, n_clusters)` and its
+/// parameters in `p`, whose `kmeans` is the final k-means): `fit` embeds and runs k-means
+/// with the seed, `fit_restarts` embeds once and runs k-means per seed; and the contract
+/// for the unchecked parameters (`clusterer_via_check!`). The doc comment is `fit`'s.
+macro_rules! clusterer_by_embedding {
+    ($ty:ty, $params:ty => $name:literal, $diag:ty; $(#[$doc:meta])*) => {
+        mkc_core::clusterer! {
+            $ty, $name, $diag;
+            $(#[$doc])*
+            fn fit(&self, data, n_clusters, seed) {
+                $crate::embedding::single(
+                    || self.embed(data, n_clusters), &self.p.kmeans, n_clusters, seed,
+                )
+            }
+            /// The embedding once, then k-means per seed.
+            fn fit_restarts(&self, data, n_clusters, seeds) {
+                $crate::embedding::restarts(
+                    || self.embed(data, n_clusters), &self.p.kmeans, n_clusters, seeds,
+                )
+            }
+        }
+        mkc_core::clusterer_via_check!($params, $name);
+    };
+}
+pub(crate) use clusterer_by_embedding;

@@ -35,7 +35,7 @@ use mkc_core::{
 };
 use mkc_gumkl::{weights, Composite};
 
-use crate::embedding::{self, Embedded, WithInertia};
+use crate::embedding::{Embedded, WithInertia};
 use crate::params::MvspecParams;
 
 /// Relative size, against `tr(K_v)`, below which a negative `D_v` is rounding.
@@ -169,18 +169,9 @@ impl Mvspec {
     }
 }
 
-mkc_core::clusterer! {
-    Mvspec, "mvspec", MvspecDiagnostics;
+crate::embedding::clusterer_by_embedding! {
+    Mvspec, MvspecParams => "mvspec", MvspecDiagnostics;
     /// MVSpec on every kernel of the set (each a view; a multiple kernel method, features
     /// unused). The objective trace is `J` after each eigensolve (minimised, non-increasing
     /// with `weight_floor = 0`). Phases: "composite", "eigensolve", "weights", "kmeans".
-    fn fit(&self, data, n_clusters, seed) {
-        embedding::single(|| self.embed(data, n_clusters), &self.p.kmeans, n_clusters, seed)
-    }
-    /// The alternation once, then k-means per seed.
-    fn fit_restarts(&self, data, n_clusters, seeds) {
-        embedding::restarts(|| self.embed(data, n_clusters), &self.p.kmeans, n_clusters, seeds)
-    }
 }
-
-mkc_core::clusterer_via_check!(MvspecParams, "mvspec");

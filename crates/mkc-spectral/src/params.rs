@@ -18,6 +18,28 @@ use crate::root::Brent;
 /// solver takes a few seconds.
 pub const AASC_DENSE_BELOW: usize = 2048;
 
+/// The setters of the final k-means on the embedding ([`FinalKMeans`]), the same for
+/// AASC and MVSpec (their defaults are in `new`).
+macro_rules! final_kmeans_setters {
+    ($ty:ty) => {
+        impl $ty {
+            mkc_core::setters! {
+                /// k-means replicates on the embedding (authors: AASC 10, MVSpec 30).
+                n_init: usize => kmeans,
+                /// Scale the rows of the embedding to unit length before k-means (authors:
+                /// true, the "uni_km" setting).
+                normalize_rows: bool => kmeans,
+            }
+
+            /// Lloyd iterations per k-means replicate (authors: 1000).
+            pub fn kmeans_max_iter(mut self, max_iter: usize) -> Self {
+                self.kmeans.max_iter = max_iter;
+                self
+            }
+        }
+    };
+}
+
 mkc_core::params! {
     /// Parameters of AASC (unchecked). Defaults are the authors' code's (module
     /// [`crate::aasc`]).
@@ -49,21 +71,7 @@ mkc_core::params! {
     new;
 }
 
-impl AascParams {
-    mkc_core::setters! {
-        /// k-means replicates on the embedding (authors: 10).
-        n_init: usize => kmeans,
-        /// Scale the rows of the embedding to unit length before k-means (authors' reported
-        /// "uni_km" setting: true).
-        normalize_rows: bool => kmeans,
-    }
-
-    /// Lloyd iterations per k-means replicate (authors: 1000).
-    pub fn kmeans_max_iter(mut self, max_iter: usize) -> Self {
-        self.kmeans.max_iter = max_iter;
-        self
-    }
-}
+final_kmeans_setters!(AascParams);
 
 impl ParamGuard for AascParams {
     type Checked = Aasc;
@@ -107,20 +115,7 @@ mkc_core::params! {
     new;
 }
 
-impl MvspecParams {
-    mkc_core::setters! {
-        /// k-means replicates on the embedding (authors: 30).
-        n_init: usize => kmeans,
-        /// Scale the rows of the embedding to unit length before k-means (authors: true).
-        normalize_rows: bool => kmeans,
-    }
-
-    /// Lloyd iterations per k-means replicate (authors: 1000).
-    pub fn kmeans_max_iter(mut self, max_iter: usize) -> Self {
-        self.kmeans.max_iter = max_iter;
-        self
-    }
-}
+final_kmeans_setters!(MvspecParams);
 
 impl ParamGuard for MvspecParams {
     type Checked = Mvspec;
