@@ -32,13 +32,19 @@ pub(crate) fn dense_select(a: MatRef<'_, f64>, k: usize, which: Which) -> Result
     let n = a.nrows();
     // Sequential (faer's parallel tridiagonalisation rounds differently for different
     // thread counts; results must not depend on them).
-    let (s, u) = super::par::sym_evd_unchecked(a)?;
-    let idx: Vec<usize> = match which {
-        Which::Bottom => (0..k).collect(),
-        Which::Top => (0..k).map(|t| n - 1 - t).collect(),
+    // Only the k wanted eigenvectors are transformed back (`sym_evd_range`); the
+    // extreme eigenvalues give ‖A‖₂ for the residual check.
+    let lo = match which {
+        Which::Bottom => 0,
+        Which::Top => n - k,
     };
-    let values: Vec<f64> = idx.iter().map(|&i| s[i]).collect();
-    let mut vectors = Mat::from_fn(n, k, |r, c| u[(r, idx[c])]);
+    let (s, u) = super::par::sym_evd_range(a, lo, k)?;
+    let pick = |c: usize| match which {
+        Which::Bottom => c,
+        Which::Top => k - 1 - c,
+    };
+    let values: Vec<f64> = (0..k).map(|c| s[lo + pick(c)]).collect();
+    let mut vectors = Mat::from_fn(n, k, |r, c| u[(r, pick(c))]);
     if values.iter().any(|v| !v.is_finite()) {
         return Err(Error::numerical(
             "dense symmetric eigendecomposition",
