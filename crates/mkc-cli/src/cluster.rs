@@ -254,20 +254,6 @@ pub fn params_for(method: &dyn methods::Method, given: &[(String, String)]) -> R
     Ok(set)
 }
 
-/// The registered method `name`.
-fn method_named(name: &str) -> Result<&'static dyn methods::Method> {
-    methods::find(name).ok_or_else(|| {
-        Error::param(
-            "method",
-            name,
-            format!(
-                "unknown method (available: {})",
-                methods::names().join(", ")
-            ),
-        )
-    })
-}
-
 /// The kernels `lo..hi` the method uses: all of them, or the one `--kernel-index`
 /// chooses for a single-kernel method given several.
 fn kernel_range(
@@ -331,7 +317,7 @@ fn print_summary(a: &ClusterArgs, run: &RunRecord, out: &Outcome, kernels: usize
 }
 
 pub fn run(a: ClusterArgs, given: &[(String, String)]) -> Result<()> {
-    let method = method_named(&a.method)?;
+    let method = methods::require(&a.method)?;
     let params = params_for(method, given)?;
     let loaded = load(
         &a.kernel,

@@ -15,20 +15,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use std::collections::BTreeMap;
 
-/// The registered method `name`, or a `ValueError` listing the registered names.
-fn method_named(name: &str) -> Result<&'static dyn Method> {
-    methods::find(name).ok_or_else(|| {
-        Error::param(
-            "method",
-            name,
-            format!(
-                "unknown method (available: {})",
-                methods::names().join(", ")
-            ),
-        )
-    })
-}
-
 /// A parameter value as a Python object.
 fn value_to_py<'py>(py: Python<'py>, v: &ParamValue) -> PyResult<Bound<'py, PyAny>> {
     Ok(match v {
@@ -161,7 +147,7 @@ pub fn check_params<'py>(
     method: &str,
     params: &Bound<'py, PyDict>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let m = method_named(method).py()?;
+    let m = methods::require(method).py()?;
     let set = param_set(m, params)?;
     m.build(&set).and_then(|c| c.validate_params_dyn()).py()?;
     let out = PyDict::new(py);
@@ -279,7 +265,7 @@ pub fn fit<'py>(
     n_clusters: i64,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let m = method_named(method).py()?;
+    let m = methods::require(method).py()?;
     let set = param_set(m, params)?;
     let model = m.build(&set).py()?;
     let k = usize::try_from(n_clusters)

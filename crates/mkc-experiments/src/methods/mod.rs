@@ -185,6 +185,18 @@ pub fn find(name: &str) -> Option<&'static dyn Method> {
     all().into_iter().find(|m| m.name() == name)
 }
 
+/// The method registered under `name`, or a parameter error on `method` that lists the
+/// registered names (what the CLI and the Python package report).
+pub fn require(name: &str) -> Result<&'static dyn Method> {
+    find(name).ok_or_else(|| {
+        Error::param(
+            "method",
+            name,
+            format!("unknown method (available: {})", names().join(", ")),
+        )
+    })
+}
+
 /// Names of all registered methods.
 pub fn names() -> Vec<&'static str> {
     all().iter().map(|m| m.name()).collect()
