@@ -183,7 +183,9 @@ pub fn markdown(configs: &[ConfigTimings], source: &str, top: usize) -> String {
          **eigen** = eigensolves, **k-means** = k-means/k-medoids restarts and robust k-means' \
          `l21` iterations, **kernels** = kernel combination and feature maps inside a run, \
          **rest** = weight updates, other steps and untimed time (a run without timed phases is \
-         all rest). Kernel construction per dataset happens outside the runs and is listed \
+         all rest). A run whose phases add up to more than its wall time (restarts that share \
+         work record the shared phases in full, their wall time only an equal share) has its \
+         phases scaled down to its wall time. Kernel construction per dataset happens outside the runs and is listed \
          separately when on record. Tables or datasets without records in a profile do not \
          appear.\n"
     );

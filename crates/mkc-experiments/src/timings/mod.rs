@@ -16,6 +16,10 @@
 //! - A run shared by columns of several tables (its record's `table` lists them, e.g.
 //!   `table1,table3`) counts an equal share towards each distinct table.
 //! - `other` is a run's wall time minus its timed phases (scoring is not in either).
+//!   Restarts that share work (weights learned once, then k-means per seed) record the
+//!   shared phases in full in every restart but only an equal share of them in its wall
+//!   time; when a run's phases exceed its wall time they are scaled down to it, so that
+//!   phase sums add up to the run-seconds.
 //! - Kernel construction happens once per dataset, outside every run. The runner
 //!   appends its time to `results/runs/<config>.kernels.jsonl` ([`append_kernels`]);
 //!   records written before that file existed have no kernel times.
@@ -127,14 +131,19 @@ impl Sums {
         if r.error.is_some() {
             self.failed += share;
         }
-        let mut timed = 0.0;
-        for (name, s) in &r.phases {
-            if s.is_finite() {
-                *self.phases.entry(name.clone()).or_default() += share * s;
-                timed += s;
-            }
+        let phases = || r.phases.iter().filter(|(_, s)| s.is_finite());
+        let timed: f64 = phases().map(|(_, s)| s).sum();
+        // Restarts that share work carry the shared phases in full but only an equal
+        // share of them in their wall time: scale such phases down to the wall time.
+        let scale = if timed > r.wall_time_s && timed > 0.0 {
+            r.wall_time_s / timed
+        } else {
+            1.0
+        };
+        for (name, s) in phases() {
+            *self.phases.entry(name.clone()).or_default() += share * s * scale;
         }
-        let other = (r.wall_time_s - timed).max(0.0);
+        let other = (r.wall_time_s - timed * scale).max(0.0);
         *self.phases.entry("other".into()).or_default() += share * other;
     }
 }

@@ -58,6 +58,16 @@ fn sums_by_table_method_phase_and_job() {
             &[("svm", 5.0), ("kmeans", 1.0)],
         ),
         rec("t1", "a", "rmkc", 1.0, 0, 3.0, &[("labels", 2.0)]),
+        // shared work: phases 4 + 4 in a run of wall time 2 count as 1 + 1
+        rec(
+            "t3",
+            "c",
+            "mkkm",
+            1.0,
+            0,
+            2.0,
+            &[("weights", 4.0), ("kmeans", 4.0)],
+        ),
     ];
     let kernels = vec![
         KernelRecord {
@@ -82,16 +92,19 @@ fn sums_by_table_method_phase_and_job() {
             seconds: 9.0,
         },
     ];
-    let c = ConfigTimings::from_records("demo", &records, 5, &kernels);
-    assert_eq!((c.lines, c.runs), (5, 4));
-    assert_eq!(c.profiles["full"].hashes.get("h1"), Some(&4));
+    let c = ConfigTimings::from_records("demo", &records, 6, &kernels);
+    assert_eq!((c.lines, c.runs), (6, 5));
+    assert_eq!(c.profiles["full"].hashes.get("h1"), Some(&5));
     assert_eq!(
         c.profiles.len(),
         1,
         "no quick runs: its kernel record is dropped"
     );
     let p = &c.profiles["full"];
-    assert!(close(p.total.seconds, 3.0 + 4.0 + 2.0 + 6.0));
+    assert!(close(p.total.seconds, 3.0 + 4.0 + 2.0 + 6.0 + 2.0));
+    let mkkm = &p.tables["t3"].methods["mkkm"];
+    assert!(close(mkkm.phases["weights"], 1.0) && close(mkkm.phases["kmeans"], 1.0));
+    assert!(close(mkkm.phases["other"], 0.0));
     assert_eq!(
         p.kernels.get("a"),
         Some(&1.5),
@@ -101,7 +114,10 @@ fn sums_by_table_method_phase_and_job() {
     assert!(close(t1.total.seconds, 3.0 + 4.0 + 1.0));
     assert!(close(t2.total.seconds, 1.0 + 6.0));
     assert!(close(t1.total.runs, 2.5) && close(t2.total.runs, 1.5));
-    assert!(close(t1.total.seconds + t2.total.seconds, p.total.seconds));
+    assert!(close(
+        t1.total.seconds + t2.total.seconds + 2.0,
+        p.total.seconds
+    ));
     let rmkc = &t1.methods["rmkc"];
     assert!(close(rmkc.phases["labels"], 5.0));
     assert!(close(rmkc.phases["init"], 0.5));
@@ -112,7 +128,10 @@ fn sums_by_table_method_phase_and_job() {
         .iter()
         .map(|j| (j.method.as_str(), j.sums.seconds))
         .collect();
-    assert_eq!(order, [("rmkc", 7.0), ("itersvr", 6.0), ("kkm", 2.0)]);
+    assert_eq!(
+        order,
+        [("rmkc", 7.0), ("itersvr", 6.0), ("kkm", 2.0), ("mkkm", 2.0)]
+    );
     assert_eq!(p.jobs[0].sums.runs, 2.0);
 }
 
