@@ -11,6 +11,16 @@ use rayon::prelude::*;
 
 const TILE: usize = 64;
 
+/// `mkc_core::validate::kernel` for large matrices: the same checks (non-empty, square,
+/// finite, symmetric within `SYMMETRY_RTOL · max|a|`), error variants and reported
+/// entry, tiled and in parallel. Returns n.
+///
+/// # Errors
+/// As `mkc_core::validate::kernel`.
+pub fn check_kernel(what: &str, a: MatRef<'_, f64>) -> Result<usize> {
+    symmetric_matrix(what, a)
+}
+
 /// Non-empty, square, finite, symmetric within `SYMMETRY_RTOL · max|a|`; returns n.
 /// The first offending entry in column-major order is reported, whatever the threads.
 pub(crate) fn symmetric_matrix(what: &str, a: MatRef<'_, f64>) -> Result<usize> {

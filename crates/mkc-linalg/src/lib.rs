@@ -32,6 +32,7 @@ mod laplacian;
 mod util;
 
 pub use center::{center_in_place, symmetrize};
+pub use check::check_kernel;
 pub use combine::{weighted_sum, weighted_sum_into};
 pub use eigen::{EigenInfo, EigenOptions, EigenPairs, SymOperator, WeightedKernelSum};
 pub use frobenius::{frobenius_inner, trace_quadratic, trace_quadratic_many};
