@@ -28,6 +28,17 @@ fn rec(
     }
 }
 
+/// A record's identity, wall time and phases, as `rec` takes them.
+type Row = (
+    &'static str,
+    &'static str,
+    &'static str,
+    f64,
+    usize,
+    f64,
+    &'static [(&'static str, f64)],
+);
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-12
 }
@@ -36,39 +47,21 @@ fn close(a: f64, b: f64) -> bool {
 /// half towards each, `other` is wall minus the phases, jobs are sorted slowest first.
 #[test]
 fn sums_by_table_method_phase_and_job() {
-    let records = vec![
-        rec("t1", "a", "rmkc", 1.0, 0, 9.0, &[("labels", 5.0)]), // replaced below
-        rec(
-            "t1",
-            "a",
-            "rmkc",
-            1.0,
-            1,
-            4.0,
-            &[("labels", 3.0), ("init", 0.5)],
-        ),
-        rec("t1,t2", "b", "kkm", 1.0, 0, 2.0, &[("kmeans", 2.0)]),
-        rec(
-            "t2,t2",
-            "b",
-            "itersvr",
-            10.0,
-            0,
-            6.0,
-            &[("svm", 5.0), ("kmeans", 1.0)],
-        ),
-        rec("t1", "a", "rmkc", 1.0, 0, 3.0, &[("labels", 2.0)]),
+    // (table, dataset, method, C, restart, wall, phases)
+    #[rustfmt::skip]
+    let rows: &[Row] = &[
+        ("t1", "a", "rmkc", 1.0, 0, 9.0, &[("labels", 5.0)]), // replaced below
+        ("t1", "a", "rmkc", 1.0, 1, 4.0, &[("labels", 3.0), ("init", 0.5)]),
+        ("t1,t2", "b", "kkm", 1.0, 0, 2.0, &[("kmeans", 2.0)]),
+        ("t2,t2", "b", "itersvr", 10.0, 0, 6.0, &[("svm", 5.0), ("kmeans", 1.0)]),
+        ("t1", "a", "rmkc", 1.0, 0, 3.0, &[("labels", 2.0)]),
         // shared work: phases 4 + 4 in a run of wall time 2 count as 1 + 1
-        rec(
-            "t3",
-            "c",
-            "mkkm",
-            1.0,
-            0,
-            2.0,
-            &[("weights", 4.0), ("kmeans", 4.0)],
-        ),
+        ("t3", "c", "mkkm", 1.0, 0, 2.0, &[("weights", 4.0), ("kmeans", 4.0)]),
     ];
+    let records: Vec<RunRecord> = rows
+        .iter()
+        .map(|&(t, d, m, c, r, w, p)| rec(t, d, m, c, r, w, p))
+        .collect();
     let kernels = vec![
         KernelRecord {
             profile: "full".into(),
