@@ -12,6 +12,9 @@ use super::KernelUse;
 use crate::params::{ParamKind, ParamSpec};
 use mkc_mmc::{CpmmcInit, CpmmcParams, CpmmcPath};
 
+words!(CpmmcPath { "linear" => CpmmcPath::Linear, "kernel" => CpmmcPath::Kernel, _ => CpmmcPath::Auto });
+words!(CpmmcInit { "pca" => CpmmcInit::Pca, _ => CpmmcInit::Random });
+
 #[rustfmt::skip]
 const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("C", ParamKind::Float, "1", "C of eq. (9), multiplying the average slack (LG-MMC grid 0.1, 0.5, 1, 5, 10, 100)"),
@@ -26,28 +29,6 @@ const PARAMS: &[ParamSpec] = &[
 
 adapter! {
     /// CPMMC.
-    Cpmmc, "cpmmc",
-    "CPMMC: cutting-plane maximum margin clustering (Zhao, Wang & Zhang, SDM 2008), two clusters",
-    PARAMS,
-    kernels = KernelUse::Single,
-    |p| {
-        let path = match p.str("kernel-type")? {
-            "linear" => CpmmcPath::Linear,
-            "kernel" => CpmmcPath::Kernel,
-            _ => CpmmcPath::Auto,
-        };
-        let init = match p.str("init")? {
-            "pca" => CpmmcInit::Pca,
-            _ => CpmmcInit::Random,
-        };
-        CpmmcParams::new()
-            .c(p.f64("C")?)
-            .balance(p.f64("balance")?)
-            .epsilon(p.f64("epsilon")?)
-            .cccp_tol(p.f64("cccp_tol")?)
-            .cccp_max_iter(p.usize("cccp_max_iter")?)
-            .max_iter(p.usize("max_iter")?)
-            .init(init)
-            .path(path)
-    }
+    Cpmmc, "cpmmc", "CPMMC: cutting-plane maximum margin clustering (Zhao, Wang & Zhang, SDM 2008), two clusters", PARAMS,
+    CpmmcParams::new() => [c = "C", balance, epsilon, cccp_tol, cccp_max_iter, max_iter, init, path = "kernel-type"]; kernels = KernelUse::Single
 }

@@ -10,7 +10,9 @@
 
 use super::KernelUse;
 use crate::params::{ParamKind, ParamSpec};
-use mkc_mmc::gmmc::{Balance, GmmcParams, GmmcPath};
+use mkc_mmc::gmmc::{GmmcParams, GmmcPath};
+
+words!(GmmcPath { "linear" => GmmcPath::Linear, "kernel" => GmmcPath::Kernel, _ => GmmcPath::Auto });
 
 #[rustfmt::skip]
 const PARAMS: &[ParamSpec] = &[
@@ -25,23 +27,6 @@ const PARAMS: &[ParamSpec] = &[
 
 adapter! {
     /// GMMC.
-    Gmmc, "gmmc",
-    "GMMC: generalized maximum margin clustering, SDP relaxation with O(n) variables (Valizadegan & Jin, NIPS 2006), two clusters",
-    PARAMS,
-    kernels = KernelUse::Single,
-    |p| {
-        let path = match p.str("kernel-type")? {
-            "linear" => GmmcPath::Linear,
-            "kernel" => GmmcPath::Kernel,
-            _ => GmmcPath::Auto,
-        };
-        GmmcParams::new()
-            .c(p.f64("C")?)
-            .balance(Balance::Fraction(p.f64("balance")?))
-            .path(path)
-            .energy_tol(p.f64("energy_tol")?)
-            .max_rank(p.usize("max_rank")?)
-            .gap_tol(p.f64("gap_tol")?)
-            .max_newton(p.usize("max_newton")?)
-    }
+    Gmmc, "gmmc", "GMMC: generalized maximum margin clustering, SDP relaxation with O(n) variables (Valizadegan & Jin, NIPS 2006), two clusters", PARAMS,
+    GmmcParams::new() => [c = "C", balance, path = "kernel-type", energy_tol, max_rank, gap_tol, max_newton]; kernels = KernelUse::Single
 }

@@ -7,8 +7,7 @@
 //! `balance` as for RMKC, so that a table's per-row `ell` leaves RMKC's ℓ = 0.5N alone.
 
 use super::KernelUse;
-use crate::params::{ParamKind, ParamSet, ParamSpec};
-use mkc_core::Result;
+use crate::params::{ParamKind, ParamSpec};
 use mkc_rmkc::IterSvrParams;
 
 #[rustfmt::skip]
@@ -20,20 +19,8 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("svm_tol", ParamKind::Float, "1e-3", "KKT tolerance of every SVR solve (LIBSVM's default)"),
 ];
 
-fn params(p: &ParamSet) -> Result<IterSvrParams> {
-    Ok(IterSvrParams::new()
-        .c(p.f64("C")?)
-        .epsilon(p.f64("epsilon")?)
-        .balance(p.f64("ell")?)
-        .max_iter(p.usize("max_iter")?)
-        .svm_tol(p.f64("svm_tol")?))
-}
-
 adapter! {
     /// iterSVR, single kernel.
-    IterSvr, "itersvr",
-    "iterSVR: alternating ε-SVR and balanced relabelling from kernel k-means, two clusters (Zhang, Tsang & Kwok 2007)",
-    PARAMS,
-    kernels = KernelUse::Single,
-    |p| params(p)?
+    IterSvr, "itersvr", "iterSVR: alternating ε-SVR and balanced relabelling from kernel k-means, two clusters (Zhang, Tsang & Kwok 2007)", PARAMS,
+    IterSvrParams::new() => [c = "C", epsilon, balance = "ell", max_iter, svm_tol]; kernels = KernelUse::Single
 }

@@ -9,8 +9,20 @@
 //! is deterministic: the seed only orders the coordinate-descent sweeps of the linear path.
 
 use super::KernelUse;
-use crate::params::{ParamKind, ParamSpec};
+use crate::params::{FromParam, ParamKind, ParamSet, ParamSpec};
+use mkc_core::Result;
 use mkc_lgmmc::{Balance, FeatureMap, LabelRule, LgmmcParams, LgmmcPath};
+
+words!(LabelRule { "decision" => LabelRule::Decision, _ => LabelRule::Eigenvector });
+words!(LgmmcPath { "linear" => LgmmcPath::Linear, "kernel" => LgmmcPath::Kernel, _ => LgmmcPath::Auto });
+words!(FeatureMap { "sqrt" => FeatureMap::Sqrt, _ => FeatureMap::Pca });
+
+/// `balance` is ℓ as a fraction of n (LG-MMC's and GMMC's `Balance`).
+impl FromParam for Balance {
+    fn from_param(set: &ParamSet, name: &str) -> Result<Self> {
+        Ok(Balance::Fraction(set.f64(name)?))
+    }
+}
 
 #[rustfmt::skip]
 const PARAMS: &[ParamSpec] = &[
@@ -30,37 +42,9 @@ const PARAMS: &[ParamSpec] = &[
 
 adapter! {
     /// LG-MMC.
-    Lgmmc, "lgmmc",
-    "LG-MMC: label-generating maximum margin clustering (Li et al., AISTATS 2009), two clusters",
-    PARAMS,
-    kernels = KernelUse::Single,
-    |p| {
-        let rule = match p.str("label_rule")? {
-            "decision" => LabelRule::Decision,
-            _ => LabelRule::Eigenvector,
-        };
-        let path = match p.str("kernel-type")? {
-            "linear" => LgmmcPath::Linear,
-            "kernel" => LgmmcPath::Kernel,
-            _ => LgmmcPath::Auto,
-        };
-        let features = match p.str("features")? {
-            "sqrt" => FeatureMap::Sqrt,
-            _ => FeatureMap::Pca,
-        };
-            LgmmcParams::new()
-                .c(p.f64("C")?)
-                .balance(Balance::Fraction(p.f64("balance")?))
-                .bias(p.f64("bias")?)
-                .max_iter(p.usize("max_iter")?)
-                .tol(p.f64("tol")?)
-                .mkl_max_iter(p.usize("mkl_max_iter")?)
-                .mkl_tol(p.f64("tol")?)
-                .solver_tol(p.f64("solver_tol")?)
-                .label_rule(rule)
-                .refine_steps(p.usize("refine_steps")?)
-                .center(p.bool("center")?)
-                .feature_map(features)
-                .path(path)
-    }
+    Lgmmc, "lgmmc", "LG-MMC: label-generating maximum margin clustering (Li et al., AISTATS 2009), two clusters", PARAMS,
+    LgmmcParams::new() => [
+        c = "C", balance, bias, max_iter, tol, mkl_max_iter, mkl_tol = "tol", solver_tol, label_rule,
+        refine_steps, center, feature_map = "features", path = "kernel-type",
+    ]; kernels = KernelUse::Single
 }
