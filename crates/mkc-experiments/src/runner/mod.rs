@@ -217,8 +217,12 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
         let t_prepare = Instant::now();
         match prepare_dataset(plan, opts.source, &key) {
             Ok(data) => {
-                let s = t_prepare.elapsed().as_secs_f64();
-                crate::timings::append_kernels(opts.records.as_deref(), &plan.profile, &data, s)?;
+                if !opts.recorded_only {
+                    // Rendering from the records builds no job: its kernel time is not a run's.
+                    let s = t_prepare.elapsed().as_secs_f64();
+                    let records = opts.records.as_deref();
+                    crate::timings::append_kernels(records, &plan.profile, &data, s)?;
+                }
                 run_dataset(plan, opts, &data, &progress, &mut rows)?
             }
             Err(e) => rows.unavailable(&key, Unavailable::from_error(e), None),
