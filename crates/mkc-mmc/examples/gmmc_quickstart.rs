@@ -10,7 +10,7 @@
 //! fraction of n (default 0.03), and `linear` to skip the Gaussian kernel. Features are
 //! scaled per column to [−1, 1], as LG-MMC's package does.
 
-use mkc_data::{DataDir, Features, Registry};
+use mkc_data::{Features, Registry};
 use mkc_kernels::{build, KernelSpec, Width};
 use mkc_mmc::gmmc::{Balance, GmmcDiagnostics};
 use mkc_mmc::prelude::*;
@@ -50,13 +50,8 @@ fn main() -> Result<()> {
     let c: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1.0);
     let frac: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0.03);
     let linear_only = args.get(3).map(String::as_str) == Some("linear");
-    let dir = DataDir::resolve(None);
-    let ds = match Registry::load_default()?.load(name, &dir) {
-        Ok(ds) => ds,
-        Err(e) => {
-            println!("skip: {name} is not available in the data directory: {e}");
-            return Ok(());
-        }
+    let Some(ds) = Registry::load_or_skip(name)? else {
+        return Ok(());
     };
     let Features::Dense(mut x) = ds.features.clone() else {
         return Err(Error::input(name, "needs dense features"));

@@ -23,7 +23,7 @@
 
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat, Par};
-use mkc_data::{DataDir, Features, Registry};
+use mkc_data::{Features, Registry};
 use mkc_kernels::{build, KernelSpec, Width};
 use mkc_mmc::gmmc::{BarrierSolver, Relaxation};
 use mkc_mmc::prelude::*;
@@ -78,12 +78,8 @@ fn main() -> Result<()> {
     let kernel = args.get(1).map_or("0.5", String::as_str);
     let c: f64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1.0);
     let frac: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(0.3);
-    let ds = match Registry::load_default()?.load(name, &DataDir::resolve(None)) {
-        Ok(ds) => ds,
-        Err(e) => {
-            println!("skip: {name} is not available in the data directory: {e}");
-            return Ok(());
-        }
+    let Some(ds) = Registry::load_or_skip(name)? else {
+        return Ok(());
     };
     let Features::Dense(mut x) = ds.features.clone() else {
         return Err(Error::input(name, "needs dense features"));
