@@ -23,8 +23,8 @@
 use crate::methods::Outcome;
 use crate::metric::Scores;
 use crate::params::ParamSet;
-use crate::record::{RunRecord, MKC_VERSION};
-use mkc_core::{Error, Result};
+use crate::record::{read_lines, RunRecord, MKC_VERSION};
+use mkc_core::Result;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -82,17 +82,12 @@ impl RecordIndex {
     /// Read a records file; a missing file gives an empty index. Lines that do not parse
     /// (e.g. the half-written last line of a killed run) are skipped.
     pub fn read(path: &Path) -> Result<Self> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
-            Err(e) => return Err(Error::io(path, e)),
+        let (records, lines) = read_lines::<RunRecord>(path)?;
+        let mut idx = Self {
+            lines,
+            ..Self::default()
         };
-        let mut idx = Self::default();
-        for line in text.lines() {
-            idx.lines += 1;
-            let Ok(r) = serde_json::from_str::<RunRecord>(line) else {
-                continue;
-            };
+        for r in records {
             if r.mkc_version != MKC_VERSION {
                 continue;
             }

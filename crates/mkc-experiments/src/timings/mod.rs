@@ -31,7 +31,7 @@ mod tests;
 pub use markdown::markdown;
 
 use crate::dataset::Prepared;
-use crate::record::RunRecord;
+use crate::record::{read_lines, RunRecord};
 use mkc_core::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -92,22 +92,6 @@ pub fn append_kernels(
         .open(&path)
         .map_err(|e| Error::io(&path, e))?;
     writeln!(f, "{line}").map_err(|e| Error::io(&path, e))
-}
-
-/// The lines of a JSON-lines file that parse as `T` and the number of lines read; a
-/// missing file has none. Unparsable lines (a killed run's half line) are skipped.
-pub fn read_lines<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<(Vec<T>, usize)> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((vec![], 0)),
-        Err(e) => return Err(Error::io(path, e)),
-    };
-    let lines = text.lines().count();
-    let parsed = text
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
-    Ok((parsed, lines))
 }
 
 /// Seconds and run count, with seconds per phase.
