@@ -108,6 +108,7 @@
 mod cache;
 mod csvc;
 mod feasibility;
+mod free_system;
 mod kernel;
 pub mod polish;
 pub mod problems;

@@ -37,11 +37,9 @@
 //! problem: the solution meets the same KKT tolerance, after a settled polish usually
 //! to rounding (violation ~1e-14).
 
+use crate::free_system::FreeSystem;
 use crate::qmatrix::QMatrix;
 use crate::state::State;
-use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::cholesky::llt;
-use faer::{Mat, Par};
 
 /// What a polish attempt did.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,6 +57,15 @@ const FREE: u8 = 0;
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 
+/// Where a polish attempt takes its first guess of the sets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Start {
+    /// From the iterate's gradient (step 1 of the module docs).
+    Classify,
+    /// From the current bound statuses (a warm start, whose sets are nearly right).
+    Status,
+}
+
 /// Primal-dual active-set polish on the active variables (module docs): at most
 /// `max_rounds` rounds; α and the packed gradient change only if the sets settle (the
 /// point is then optimal on the active set up to rounding). The packed gradient must be
@@ -66,19 +73,38 @@ const UPPER: u8 = 2;
 pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
     s: &mut State<'_, Q>,
     max_rounds: usize,
+    start: Start,
 ) -> Polish {
     let Some(mut p) = Active::from_state(s) else {
         return Polish::Skipped;
     };
-    let mut sets = p.classify();
+    let mut sets = match start {
+        Start::Classify => p.classify(),
+        Start::Status => p.current_sets(s),
+    };
     let (mut best_diff, mut since_best) = (usize::MAX, 0);
+    let dbg = std::env::var_os("WARM_DEBUG").is_some();
     for _ in 0..max_rounds {
+        let t0 = std::time::Instant::now();
         if p.step(s.q, &sets).is_none() {
             return Polish::Failed;
         }
         let next = p.classify();
         let diff = next.iter().zip(&sets).filter(|(x, y)| x != y).count();
+        if dbg {
+            eprintln!(
+                "  round: free {} diff {} {:.2} ms",
+                sets.iter().filter(|&&v| v == FREE).count(),
+                diff,
+                t0.elapsed().as_secs_f64() * 1e3
+            );
+        }
         if diff == 0 {
+            // Settled sets with an inexact solve (Q_FF singular beyond the ridge) can
+            // leave a free α outside its box or yᵀα off its target: keep the iterate.
+            if !p.consistent(s, &sets) {
+                return Polish::Failed;
+            }
             p.commit(s, &sets);
             return Polish::Settled;
         }
@@ -111,6 +137,8 @@ struct Active {
     lambda: f64,
     /// Column buffer at the active rows.
     col: Vec<f64>,
+    /// The free-set factorisation, kept from round to round.
+    sys: Option<FreeSystem>,
 }
 
 impl Active {
@@ -135,7 +163,20 @@ impl Active {
             lambda,
             col: vec![0.0; act.len()],
             act,
+            sys: None,
         })
+    }
+
+    /// The sets of the current bound statuses.
+    fn current_sets<Q: QMatrix + ?Sized>(&self, s: &State<'_, Q>) -> Vec<u8> {
+        self.act
+            .iter()
+            .map(|&t| match s.status[t] {
+                0 => FREE,
+                crate::state::AT_UPPER => UPPER,
+                _ => LOWER,
+            })
+            .collect()
     }
 
     /// Guess the sets (step 1 of the module docs).
@@ -175,9 +216,12 @@ impl Active {
                 _ => 0.0,
             })
             .collect();
-        let (q_ff, r, shift) = self.reduced_system(q, &f, &delta);
-        let yf: Vec<f64> = f.iter().map(|&p| self.y[p]).collect();
-        let (dir, lam) = solve_free(q_ff, &r, &yf, -shift)?;
+        if self.sys.is_none() {
+            self.sys = Some(FreeSystem::new(q, &self.act, &f)?);
+        }
+        let (r, shift) = self.linear_term(q, &f, &delta);
+        let sys = self.sys.as_mut()?;
+        let (dir, lam) = sys.solve(q, &self.act, &f, &r, &self.y, -shift)?;
         for (k, &p) in f.iter().enumerate() {
             delta[p] = dir[k];
         }
@@ -186,49 +230,78 @@ impl Active {
         Some(())
     }
 
-    /// `Q_FF`, `r = g_F + Q_FB Δ_B` and `y_Bᵀ Δ_B` for the free positions `f` and the
-    /// bound moves `delta` (zero on `f`).
-    fn reduced_system<Q: QMatrix + ?Sized>(
+    /// Column of active position `p` at the active rows: the held copy, or read into
+    /// `col`.
+    fn column<'c, Q: QMatrix + ?Sized>(
+        sys: &'c Option<FreeSystem>,
+        col: &'c mut [f64],
+        q: &Q,
+        act: &[usize],
+        p: usize,
+    ) -> &'c [f64] {
+        match sys.as_ref().and_then(|s| s.column(p)) {
+            Some(c) => c,
+            None => {
+                q.column_at(act[p], act, col);
+                col
+            }
+        }
+    }
+
+    /// `r = g_F + Q_FB Δ_B` and `y_Bᵀ Δ_B` for the free positions `f` and the bound
+    /// moves `delta` (zero on `f`).
+    fn linear_term<Q: QMatrix + ?Sized>(
         &mut self,
         q: &Q,
         f: &[usize],
         delta: &[f64],
-    ) -> (Mat<f64>, Vec<f64>, f64) {
-        let m = f.len();
-        let f_idx: Vec<usize> = f.iter().map(|&p| self.act[p]).collect();
+    ) -> (Vec<f64>, f64) {
         let mut r: Vec<f64> = f.iter().map(|&p| self.g[p]).collect();
         let mut shift = 0.0;
         for (p, &d) in delta.iter().enumerate() {
             if d != 0.0 {
-                q.column_at(self.act[p], &f_idx, &mut self.col[..m]);
-                for (ri, &c) in r.iter_mut().zip(&self.col[..m]) {
-                    *ri += d * c;
+                let c = Self::column(&self.sys, &mut self.col, q, &self.act, p);
+                for (ri, &fp) in r.iter_mut().zip(f) {
+                    *ri += d * c[fp];
                 }
                 shift += self.y[p] * d;
             }
         }
-        let mut q_ff = Mat::<f64>::zeros(m, m);
-        for (c, &j) in f_idx.iter().enumerate() {
-            let cm = q_ff
-                .col_mut(c)
-                .try_as_col_major_mut()
-                .expect("owned Mat is column-major");
-            q.column_at(j, &f_idx, cm.as_slice_mut());
-        }
-        (q_ff, r, shift)
+        (r, shift)
     }
 
     /// α += Δ and G += Q[:, moved] Δ on the active rows.
     fn apply<Q: QMatrix + ?Sized>(&mut self, q: &Q, delta: &[f64]) {
         for (p, &d) in delta.iter().enumerate() {
             if d != 0.0 {
-                q.column_at(self.act[p], &self.act, &mut self.col);
-                for (gi, &c) in self.g.iter_mut().zip(&self.col) {
-                    *gi += d * c;
+                let c = Self::column(&self.sys, &mut self.col, q, &self.act, p);
+                for (gi, &cv) in self.g.iter_mut().zip(c) {
+                    *gi += d * cv;
                 }
                 self.a[p] += d;
             }
         }
+    }
+
+    /// Whether the settled point is feasible: the free α inside their box (up to
+    /// rounding) and `yᵀα` unchanged from the SMO iterate's (up to rounding).
+    fn consistent<Q: QMatrix + ?Sized>(&self, s: &State<'_, Q>, sets: &[u8]) -> bool {
+        let (mut moved, mut size) = (0.0, 1.0);
+        for (p, &t) in self.act.iter().enumerate() {
+            let a = self.a[p];
+            let slack = ROUNDING * (1.0 + a.abs());
+            if sets[p] == FREE && !(a >= self.lo[p] - slack && a <= self.up[p] + slack) {
+                return false;
+            }
+            let settled = match sets[p] {
+                LOWER => self.lo[p],
+                UPPER => self.up[p],
+                _ => a,
+            };
+            moved += self.y[p] * (settled - s.alpha[t]);
+            size += a.abs() + s.alpha[t].abs();
+        }
+        moved.abs() <= ROUNDING * size
     }
 
     /// Write the settled point back (step 3): α_F inside the box, the bounded α on
@@ -248,62 +321,7 @@ impl Active {
     }
 }
 
-/// `Δ_F = −Q_FF⁻¹(r + λ y_F)` with `y_Fᵀ Δ_F = target`; returns Δ_F and λ.
-fn solve_free(q: Mat<f64>, r: &[f64], yf: &[f64], target: f64) -> Option<(Vec<f64>, f64)> {
-    let x = factor_solve(q, r, yf)?;
-    let m = r.len();
-    let (yu, yv): (f64, f64) = (0..m).fold((0.0, 0.0), |(a, c), i| {
-        (a + yf[i] * x[(i, 0)], c + yf[i] * x[(i, 1)])
-    });
-    if !(yv > 0.0 && yv.is_finite() && yu.is_finite()) {
-        return None;
-    }
-    let lambda = -(target + yu) / yv;
-    let dir: Vec<f64> = (0..m).map(|i| -x[(i, 0)] - lambda * x[(i, 1)]).collect();
-    dir.iter().all(|v| v.is_finite()).then_some((dir, lambda))
-}
-
-/// `[Q_FF⁻¹ r, Q_FF⁻¹ y_F]` by one Cholesky factorisation of `Q_FF + δI`,
-/// δ = [`RIDGE`] · max diag, and [`REFINE`] rounds of iterated Tikhonov refinement
-/// `(Q_FF + δI) x_{k+1} = b + δ x_k`, which converge to the solution of `Q_FF x = b` on
-/// the directions with eigenvalues well above δ. The ridge is needed: duplicated points
-/// (Letter has many) make `Q_FF` exactly singular. `None` if even `Q_FF + δI` is not
-/// numerically positive definite. `l` holds `Q_FF` and is factorised in place.
-fn factor_solve(mut l: Mat<f64>, r: &[f64], yf: &[f64]) -> Option<Mat<f64>> {
-    let m = r.len();
-    let max_diag = (0..m).map(|i| l[(i, i)]).fold(0.0f64, f64::max);
-    let ridge = RIDGE * max_diag;
-    for i in 0..m {
-        l[(i, i)] += ridge;
-    }
-    let par = Par::Seq;
-    let mut buf = MemBuffer::new(llt::factor::cholesky_in_place_scratch::<f64>(
-        m,
-        par,
-        Default::default(),
-    ));
-    llt::factor::cholesky_in_place(
-        l.as_mut(),
-        Default::default(),
-        par,
-        MemStack::new(&mut buf),
-        Default::default(),
-    )
-    .ok()?;
-    let b = Mat::from_fn(m, 2, |i, j| if j == 0 { r[i] } else { yf[i] });
-    let mut x = b.clone();
-    llt::solve::solve_in_place(l.as_ref(), x.as_mut(), par, MemStack::new(&mut []));
-    for _ in 0..REFINE {
-        let mut next = Mat::from_fn(m, 2, |i, j| b[(i, j)] + ridge * x[(i, j)]);
-        llt::solve::solve_in_place(l.as_ref(), next.as_mut(), par, MemStack::new(&mut []));
-        x = next;
-    }
-    Some(x)
-}
-
 /// Rounds without a new least number of set changes before an attempt is abandoned.
 const STALL: usize = 4;
-/// Relative ridge δ / max diag of the factorised `Q_FF + δI`.
-const RIDGE: f64 = 1e-8;
-/// Rounds of iterated Tikhonov refinement after the first solve.
-const REFINE: usize = 3;
+/// Relative slack of the feasibility checks before a commit.
+const ROUNDING: f64 = 1e-10;
