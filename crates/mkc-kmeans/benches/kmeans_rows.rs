@@ -1,6 +1,7 @@
 //! k-means on the rows of a matrix shaped like SCMK's indicator P on AR (n = 840 rows,
-//! c = 120 clusters in 120 dimensions, 10 restarts), and a small case (k = 10, d = 10,
-//! as SimpleMKKM's final step) that stays on the exact-difference path.
+//! c = 120 clusters in 120 dimensions, 100 restarts as SCSK/SCMK's final step), and a
+//! small case (k = 10, d = 10, 10 restarts, as SimpleMKKM's final step) that stays on
+//! the exact-difference path.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use faer::Mat;
@@ -21,10 +22,10 @@ fn rows(n: usize, d: usize, groups: usize) -> Mat<f64> {
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("kmeans_rows");
     g.sample_size(10);
-    for &(n, d, k) in &[(840usize, 120usize, 120usize), (2000, 10, 10)] {
+    for &(n, d, k, n_init) in &[(840usize, 120usize, 120usize, 100usize), (2000, 10, 10, 10)] {
         let x = rows(n, d, k);
-        let params = KMeansParams::new().n_init(10).check().unwrap();
-        g.bench_function(format!("n{n}_d{d}_k{k}_init10"), |b| {
+        let params = KMeansParams::new().n_init(n_init).check().unwrap();
+        g.bench_function(format!("n{n}_d{d}_k{k}_init{n_init}"), |b| {
             b.iter(|| black_box(params.fit_features(black_box(x.as_ref()), k, 0).unwrap()))
         });
     }

@@ -1,8 +1,9 @@
 //! k-means (Lloyd) on the rows of a feature matrix, k-means++ seeding, parallel restarts.
 //! Meant for the rows of eigenvector matrices (n up to ~15000, d = k small).
 
+use crate::expansion::{assign_gemm, Expansion};
 use crate::kernel_kmeans::fill_empty;
-use crate::seeding::kmeans_plus_plus;
+use crate::seeding::{kmeans_plus_plus, kmeans_plus_plus_cols};
 use faer::{Mat, MatRef};
 use mkc_core::{seed, validate, Clustering, Error, ParamGuard, Result};
 use rayon::prelude::*;
@@ -83,6 +84,11 @@ impl KMeans {
             .flat_map(|i| (0..d).map(move |j| x[(i, j)]))
             .collect();
         let tol_abs = self.p.tol * mean_variance(&rows, n, d);
+        let exp = (n_clusters >= GEMM_MIN_K).then(|| Expansion::new(&rows, n, d));
+        let engine = match &exp {
+            Some(e) => Engine::Expansion(e),
+            None => Engine::Exact,
+        };
         let runs: Vec<KMeansFit> = (0..self.p.n_init)
             .into_par_iter()
             .map(|r| {
@@ -94,6 +100,7 @@ impl KMeans {
                     self.p.max_iter,
                     tol_abs,
                     seed::derive(seed, r as u64),
+                    &engine,
                 );
                 fit.best_restart = r;
                 fit
@@ -218,64 +225,10 @@ fn assign(
 
 /// From this many clusters on, distances are taken by the expansion
 /// ‖x‖² + ‖c‖² − 2xᵀc, with one matrix product per assignment ([`assign_gemm`], as
-/// scikit-learn does); below it, by exact differences ([`assign`]). Many clusters in as
+/// scikit-learn does) and k-means++ distances in SIMD lanes ([`Expansion::seed_dists`]); below it, by exact differences ([`assign`]). Many clusters in as
 /// many dimensions is the rows of an eigenvector matrix P with c = 120 columns (SCMK on
 /// AR), where the exact scan cost 90% of a run. Results below the threshold are unchanged.
 pub(crate) const GEMM_MIN_K: usize = 32;
-
-/// xᵀy with four independent partial sums (vectorisable).
-#[inline]
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 4];
-    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        for l in 0..4 {
-            acc[l] += x[l] * y[l];
-        }
-    }
-    let tail: f64 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
-    (acc[0] + acc[1]) + (acc[2] + acc[3]) + tail
-}
-
-/// [`assign`] by the expansion ‖x‖² + ‖c‖² − 2xᵀc (clamped at 0), the products from one
-/// sequential faer product `X Cᵀ` into `gram` (n x k); ties to the lowest index.
-#[allow(clippy::too_many_arguments)]
-fn assign_gemm(
-    rows: &[f64],
-    n: usize,
-    d: usize,
-    centres: &[f64],
-    nx: &[f64],
-    gram: &mut Mat<f64>,
-    labels: &mut [usize],
-    dist: &mut [f64],
-) -> f64 {
-    let k = centres.len() / d;
-    let nc: Vec<f64> = centres.chunks_exact(d).map(|c| dot(c, c)).collect();
-    faer::linalg::matmul::matmul(
-        gram.as_mut(),
-        faer::Accum::Replace,
-        MatRef::from_row_major_slice(rows, n, d),
-        MatRef::from_row_major_slice(centres, k, d).transpose(),
-        1.0,
-        faer::Par::Seq,
-    );
-    let mut total = 0.0;
-    for i in 0..n {
-        let mut best = (f64::INFINITY, 0);
-        for (c, &ncc) in nc.iter().enumerate() {
-            let v = (nx[i] + ncc - 2.0 * gram[(i, c)]).max(0.0);
-            if v < best.0 {
-                best = (v, c);
-            }
-        }
-        labels[i] = best.1;
-        dist[i] = best.0;
-        total += best.0;
-    }
-    total
-}
 
 /// Means of the clusters (all non-empty when called).
 fn update(rows: &[f64], d: usize, labels: &[usize], k: usize, centres: &mut [f64]) {
@@ -296,6 +249,14 @@ fn update(rows: &[f64], d: usize, labels: &[usize], k: usize, centres: &mut [f64
     }
 }
 
+/// How a run takes distances: exact differences ([`assign`]) or the expansion
+/// ([`crate::expansion`]).
+enum Engine<'e, 'a> {
+    Exact,
+    Expansion(&'e Expansion<'a>),
+}
+
+#[allow(clippy::too_many_arguments)]
 fn lloyd(
     rows: &[f64],
     n: usize,
@@ -304,32 +265,28 @@ fn lloyd(
     max_iter: usize,
     tol_abs: f64,
     seed_r: u64,
+    engine: &Engine<'_, '_>,
 ) -> KMeansFit {
     let mut rng = seed::rng(seed_r);
     let w = vec![1.0; n];
-    let gemm = k >= GEMM_MIN_K;
     let row = |i: usize| &rows[i * d..(i + 1) * d];
-    let nx: Vec<f64> = if gemm {
-        (0..n).map(|i| dot(row(i), row(i))).collect()
-    } else {
-        Vec::new()
-    };
-    let seeds = if gemm {
-        kmeans_plus_plus(n, k, &w, &mut rng, |i, j, _| {
-            (nx[i] + nx[j] - 2.0 * dot(row(i), row(j))).max(0.0)
-        })
-    } else {
-        kmeans_plus_plus(n, k, &w, &mut rng, |i, j, bound| {
+    let seeds = match engine {
+        Engine::Expansion(e) => {
+            kmeans_plus_plus_cols(n, k, &w, &mut rng, |c, _, out| e.seed_dists(c, out))
+        }
+        Engine::Exact => kmeans_plus_plus(n, k, &w, &mut rng, |i, j, bound| {
             sq_dist_bounded(row(i), row(j), bound, true)
-        })
+        }),
     };
-    let mut gram = if gemm { Mat::zeros(n, k) } else { Mat::new() };
+    let mut gram = match engine {
+        Engine::Expansion(_) => Mat::zeros(n, k),
+        Engine::Exact => Mat::new(),
+    };
     let mut assign_any =
         |centres: &[f64], prev: Option<&[usize]>, labels: &mut [usize], dist: &mut [f64]| {
-            if gemm {
-                assign_gemm(rows, n, d, centres, &nx, &mut gram, labels, dist)
-            } else {
-                assign(rows, d, centres, prev, labels, dist)
+            match engine {
+                Engine::Expansion(e) => assign_gemm(e, centres, &mut gram, labels, dist),
+                Engine::Exact => assign(rows, d, centres, prev, labels, dist),
             }
         };
     let mut centres: Vec<f64> = seeds
@@ -436,10 +393,10 @@ mod tests {
         let centres: Vec<f64> = (0..k * d).map(|_| next()).collect();
         let (mut l1, mut d1) = (vec![0; n], vec![0.0; n]);
         let t1 = assign(&rows, d, &centres, None, &mut l1, &mut d1);
-        let nx: Vec<f64> = rows.chunks_exact(d).map(|r| dot(r, r)).collect();
+        let e = Expansion::new(&rows, n, d);
         let mut gram = Mat::zeros(n, k);
         let (mut l2, mut d2) = (vec![0; n], vec![0.0; n]);
-        let t2 = assign_gemm(&rows, n, d, &centres, &nx, &mut gram, &mut l2, &mut d2);
+        let t2 = assign_gemm(&e, &centres, &mut gram, &mut l2, &mut d2);
         assert_eq!(l1, l2);
         for (a, b) in d1.iter().zip(&d2) {
             assert!((a - b).abs() <= 1e-12 * a.max(1.0), "{a} vs {b}");

@@ -67,6 +67,7 @@
 #![forbid(unsafe_code)]
 
 mod cluster_sums;
+mod expansion;
 mod global;
 mod kernel_kmeans;
 mod kernel_view;

@@ -41,13 +41,30 @@ pub(crate) fn kmeans_plus_plus(
     rng: &mut Rng,
     dist: impl Fn(usize, usize, f64) -> f64,
 ) -> Vec<usize> {
+    kmeans_plus_plus_cols(n, k, w, rng, |c, bounds, out| {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = dist(i, c, bounds.map_or(f64::INFINITY, |b| b[i]));
+        }
+    })
+}
+
+/// [`kmeans_plus_plus`] with the distances of all points to a candidate at once:
+/// `dists(c, bounds, out)` writes `out[i]` = d(i, c) (or, when `bounds` is given, any
+/// value ≥ `bounds[i]` if d(i, c) is not below it). Same draws, same centres.
+pub(crate) fn kmeans_plus_plus_cols(
+    n: usize,
+    k: usize,
+    w: &[f64],
+    rng: &mut Rng,
+    mut dists: impl FnMut(usize, Option<&[f64]>, &mut [f64]),
+) -> Vec<usize> {
     let trials = 2 + (k as f64).ln().floor() as usize;
     let wsum: f64 = w.iter().sum();
     let first = draw(w, wsum, rng);
     let mut centres = vec![first];
-    let mut closest: Vec<f64> = (0..n)
-        .map(|i| dist(i, first, f64::INFINITY).max(0.0))
-        .collect();
+    let mut col = vec![0.0; n];
+    dists(first, None, &mut col);
+    let mut closest: Vec<f64> = col.iter().map(|d| d.max(0.0)).collect();
     let mut mass: Vec<f64> = closest.iter().zip(w).map(|(d, wi)| d * wi).collect();
     let mut pot: f64 = mass.iter().sum();
     let mut cand_closest = vec![0.0; n];
@@ -56,9 +73,10 @@ pub(crate) fn kmeans_plus_plus(
         let mut best: Option<(f64, usize)> = None;
         for _ in 0..trials {
             let c = draw(&mass, pot, rng);
+            dists(c, Some(&closest), &mut col);
             let mut p = 0.0;
             for i in 0..n {
-                let d = closest[i].min(dist(i, c, closest[i]).max(0.0));
+                let d = closest[i].min(col[i].max(0.0));
                 cand_closest[i] = d;
                 p += w[i] * d;
             }
