@@ -34,18 +34,16 @@
 //! - Kernels centred and scaled to unit diagonal first (the authors' `kcenter`,
 //!   `knorm`); labels by k-means on the row-normalised H ([`crate::labels`]).
 
-use std::time::{Duration, Instant};
-
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::matmul::matmul;
 use faer::linalg::svd;
 use faer::prelude::default;
 use faer::{Accum, Mat, MatRef, Par};
-use mkc_core::{validate, Diagnostics, Error, Result, WeightConstraint};
+use mkc_core::{validate, Error, Result, WeightConstraint};
 
+use crate::fit::{FamilyDiagnostics, KernelFit, StopRule};
 use crate::objective::Objective;
 use crate::params::check_stopping;
-use crate::preprocess::Prepared;
 
 crate::family_params! {
     /// Parameters of LF-MVC, unchecked.
@@ -83,51 +81,29 @@ pub struct LfMvc {
     pub(crate) params: LfMvcParams,
 }
 
-/// Diagnostics of an LF-MVC run. [`Diagnostics::entries`] lists `converged` (0 or 1).
-#[derive(Clone, Debug, Default, PartialEq)]
-#[non_exhaustive]
-pub struct LfMvcDiagnostics {
-    /// Whether the relative change fell below `tol` before `max_iter`.
-    pub converged: bool,
-    /// β at the start and after every iteration.
-    pub beta_trace: Vec<Vec<f64>>,
-    /// Number of top-k eigensolves (m base partitions and the average kernel's).
-    pub eigensolves: usize,
-    /// Wall time of the eigensolves.
-    pub eigen_time: Duration,
-    /// Wall time (preprocessing excluded).
-    pub optimisation_time: Duration,
-    /// Wall time of preprocessing.
-    pub preprocessing_time: Duration,
-}
+/// Diagnostics of an LF-MVC run: `converged` (the relative change fell below `tol`
+/// before `max_iter`), the top-k eigensolves (m base partitions and the average
+/// kernel's) and their time, β at the start and after every iteration
+/// (`weight_trace`) and the times. Entries: `converged` (0 or 1).
+pub type LfMvcDiagnostics = FamilyDiagnostics;
 
-impl Diagnostics for LfMvcDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
-        vec![("converged".into(), f64::from(u8::from(self.converged)))]
-    }
-}
-
-/// Result of the LF-MVC optimisation ([`LfMvc::fit_kernels`]), before the k-means.
+/// What LF-MVC computes besides β and H ([`LfMvcFit::extra`](KernelFit::extra)).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
-pub struct LfMvcFit {
-    /// Weights β of the base partitions, unit ℓ2 norm.
-    pub gamma: Vec<f64>,
-    /// The consensus partition H (n x k, orthonormal columns).
-    pub h: Mat<f64>,
+pub struct LatePartitions {
     /// The base partitions H_p (top-k eigenvectors of each kernel).
     pub base: Vec<Mat<f64>>,
     /// H_0, the top-k eigenvectors of the average kernel.
     pub h0: Mat<f64>,
     /// The rotations W_p (k x k, orthogonal).
     pub rotations: Vec<Mat<f64>>,
-    /// The objective after each iteration.
-    pub objective_trace: Vec<f64>,
-    /// Iterations made.
-    pub iterations: usize,
-    /// Counts, times and traces of the run.
-    pub diagnostics: LfMvcDiagnostics,
 }
+
+/// Result of the LF-MVC optimisation ([`LfMvc::fit_kernels`]), before the k-means: the
+/// weights β of the base partitions (unit ℓ2 norm) in `gamma`, the consensus partition
+/// H (n x k, orthonormal columns), the objective after each iteration, and the base
+/// partitions, H_0 and the rotations in `extra`.
+pub type LfMvcFit = KernelFit<(), LatePartitions>;
 
 /// The orthogonal Procrustes step: `argmax_{QᵀQ = I} tr(Qᵀ M) = U Vᵀ` from the thin SVD
 /// `M = U S Vᵀ` (M is r x k with r ≥ k).
@@ -217,19 +193,13 @@ fn alignment(
     fused + lambda * inner(h, h0)
 }
 
-crate::engine_entry! {
-    LfMvc, LfMvcParams => LfMvcFit;
-    /// LF-MVC on the base kernels (validated here) for `n_clusters` clusters: the base
-    /// partitions, the consensus H, the rotations and β, without the final k-means.
-}
+crate::engine_entry!(LfMvc, LfMvcParams => LfMvcFit);
 
 impl LfMvc {
-    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<LfMvcFit> {
+    fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<LfMvcFit> {
         let p = &self.params;
-        let views = prepared.views();
-        let t0 = Instant::now();
         let m = views.len();
-        let mut obj = Objective::new(&views, n_clusters, p.eigen.clone(), false)?;
+        let mut obj = Objective::new(views, n_clusters, p.eigen.clone(), false)?;
         let mut base = Vec::with_capacity(m);
         for q in 0..m {
             let unit: Vec<f64> = (0..m).map(|r| f64::from(u8::from(r == q))).collect();
@@ -240,11 +210,13 @@ impl LfMvc {
         let mut rotations = vec![Mat::<f64>::identity(k, k); m];
         let mut rotated: Vec<Mat<f64>> = base.clone();
         let mut beta = vec![1.0 / m as f64; m];
-        let mut beta_trace = vec![beta.clone()];
+        let mut diag = LfMvcDiagnostics {
+            weight_trace: vec![beta.clone()],
+            ..Default::default()
+        };
         let mut acc = Mat::<f64>::zeros(n, k);
         let mut trace: Vec<f64> = Vec::new();
         let mut h = h0.clone();
-        let mut converged = false;
         while trace.len() < p.max_iter {
             // H step: Procrustes on Σ β_p H_p W_p (+ the past sums when accumulating) + λ H_0.
             if !p.accumulate {
@@ -271,7 +243,7 @@ impl LfMvc {
                 return Err(Error::numerical("LF-MVC", "every alignment vanished"));
             }
             beta = c.iter().map(|v| v / norm).collect();
-            beta_trace.push(beta.clone());
+            diag.weight_trace.push(beta.clone());
             trace.push(alignment(
                 h.as_ref(),
                 &rotated,
@@ -279,33 +251,33 @@ impl LfMvc {
                 h0.as_ref(),
                 p.lambda,
             ));
-            if let [.., prev, value] = trace[..] {
-                if trace.len() > 2 && ((prev - value) / prev).abs() < p.tol {
-                    converged = true;
-                    break;
-                }
+            if StopRule::previous(p.tol).holds(&trace) {
+                diag.converged = true;
+                break;
             }
         }
         let stats = obj.stats();
+        diag.eigensolves = stats.eigensolves;
+        diag.eigen_time = stats.eigen_time;
         Ok(LfMvcFit {
             gamma: beta,
             h,
-            base,
-            h0,
-            rotations,
             iterations: trace.len(),
             objective_trace: trace,
-            diagnostics: LfMvcDiagnostics {
-                converged,
-                beta_trace,
-                eigensolves: stats.eigensolves,
-                eigen_time: stats.eigen_time,
-                optimisation_time: t0.elapsed(),
-                preprocessing_time: prepared.time,
+            diagnostics: diag,
+            extra: LatePartitions {
+                base,
+                h0,
+                rotations,
             },
         })
     }
 }
 
-crate::relaxed_weights_fit!(LfMvcFit, LfMvcDiagnostics, WeightConstraint::PNorm(2.0));
-crate::clusterer_by_relaxation!(LfMvc, LfMvcDiagnostics, "lf-mvc", "LF-MVC");
+crate::clusterer_by_relaxation!(
+    LfMvc,
+    LfMvcDiagnostics,
+    "lf-mvc",
+    "LF-MVC",
+    WeightConstraint::PNorm(2.0)
+);

@@ -29,8 +29,11 @@
 //!   authors' `kcenter`, `knorm`), before any method runs ([`Preprocessing`]).
 //! - [`objective`]: the top-k eigen step — H = the top-k eigenvectors of a combined
 //!   kernel `Σ_p c_p K_p` formed in one reused buffer ([`Objective`]).
-//! - [`alternation`]: the alternation of MKKM and MKKM-MiR (H step, then a weight update
-//!   from `b_p = tr K_p − tr(Hᵀ K_p H)`).
+//! - [`fit`]: the one result type, [`KernelFit`] (weights, H, objective trace,
+//!   iterations, [`FamilyDiagnostics`]) every method returns from `fit_kernels`, and the
+//!   relative-change [`StopRule`].
+//! - [`alternation`]: the alternation of MKKM, MKKM-MiR, LKAM and KAMM-A (H step, then a
+//!   weight update from `b_p = tr K_p − tr(Hᵀ K_p H)`).
 //! - [`labels`]: final labels — rows of H normalised to unit length, then k-means with 10
 //!   replicates of 100 iterations ([`labels_from_h`]).
 //! - [`restarts`]: the contract's fit — the deterministic part (weights, H) once, then the
@@ -71,6 +74,7 @@
 #![forbid(unsafe_code)]
 
 pub mod alternation;
+pub mod fit;
 pub mod labels;
 pub mod lf_mvc;
 pub mod lkam;
@@ -85,15 +89,16 @@ pub mod preprocess;
 pub mod restarts;
 pub mod simplex_qp;
 
+pub use fit::{FamilyDiagnostics, KernelFit, MethodDiagnostics, RelativeTo, StopRule};
 pub use labels::{labels_from_h, labels_from_h_with, row_normalised, LabelOptions};
-pub use lf_mvc::{procrustes, LfMvc, LfMvcDiagnostics, LfMvcFit, LfMvcParams};
-pub use lkam::{Lkam, LkamDiagnostics, LkamFit, LkamParams};
-pub use lmkkm::{Lmkkm, LmkkmDiagnostics, LmkkmFit, LmkkmParams};
+pub use lf_mvc::{procrustes, LatePartitions, LfMvc, LfMvcDiagnostics, LfMvcFit, LfMvcParams};
+pub use lkam::{Lkam, LkamDiagnostics, LkamFit, LkamParams, LocalAlignment};
+pub use lmkkm::{GatingSteps, Lmkkm, LmkkmDiagnostics, LmkkmFit, LmkkmParams};
 pub use mkkm::{closed_form_weights, Mkkm, MkkmDiagnostics, MkkmFit};
 pub use mkkm_mir::{MkkmMir, MkkmMirDiagnostics, MkkmMirFit};
-pub use mkkm_mm::{l2_weights, MkkmMm, MkkmMmDiagnostics, MkkmMmFit, MkkmMmParams};
+pub use mkkm_mm::{l2_weights, MkkmMm, MkkmMmDiagnostics, MkkmMmFit, MkkmMmParams, MkkmMmSteps};
 pub use objective::{EvalStats, Evaluation, Objective};
-pub use onkc::{Onkc, OnkcDiagnostics, OnkcFit, OnkcParams};
+pub use onkc::{Neighbourhoods, Onkc, OnkcDiagnostics, OnkcFit, OnkcParams, Projections};
 pub use params::{default_eigen_options, MkkmMirParams, MkkmParams};
 pub use preprocess::Preprocessing;
 

@@ -12,14 +12,12 @@
 //! inside span H), the weight is shared uniformly among those kernels (the limit of the
 //! closed form). Every eigensolve after the first is warm-started from the previous H.
 
-use std::time::{Duration, Instant};
+use faer::MatRef;
+use mkc_core::Result;
 
-use faer::Mat;
-use mkc_core::{Diagnostics, Result};
-
-use crate::alternation::alternate;
+use crate::alternation::Alternation;
+use crate::fit::{FamilyDiagnostics, KernelFit, StopRule};
 use crate::params::MkkmParams;
-use crate::preprocess::Prepared;
 
 /// Checked MKKM parameters; fits through [`mkc_core::Clusterer`] (registry name
 /// `"mkkm"`): the alternation on every kernel of the set (preprocessed first), then
@@ -31,49 +29,16 @@ pub struct Mkkm {
     pub(crate) params: MkkmParams,
 }
 
-/// Diagnostics of an MKKM run. [`Diagnostics::entries`] lists `converged` (0 or 1), as
-/// the experiments' run records hold it.
-#[derive(Clone, Debug, Default, PartialEq)]
-#[non_exhaustive]
-pub struct MkkmDiagnostics {
-    /// Whether the relative change fell below `tol` before `max_iter` (also
-    /// `Clustering::converged`).
-    pub converged: bool,
-    /// γ at the start and after each alternation.
-    pub gamma_trace: Vec<Vec<f64>>,
-    /// Number of eigensolves.
-    pub eigensolves: usize,
-    /// Total eigensolver time.
-    pub eigen_time: Duration,
-    /// Wall time (preprocessing excluded).
-    pub optimisation_time: Duration,
-    /// Wall time of preprocessing.
-    pub preprocessing_time: Duration,
-}
+/// Diagnostics of an MKKM run: `converged` (the relative change fell below `tol` before
+/// `max_iter`), the eigensolves, γ at the start and after each alternation
+/// (`weight_trace`) and the times. Entries: `converged` (0 or 1).
+pub type MkkmDiagnostics = FamilyDiagnostics;
 
-impl Diagnostics for MkkmDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
-        vec![("converged".into(), f64::from(u8::from(self.converged)))]
-    }
-}
-
-/// Result of the MKKM alternation ([`Mkkm::fit_kernels`]), before the seeded k-means.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct MkkmFit {
-    /// Kernel weights on the simplex (`K_γ = Σ_p γ_p² K_p`).
-    pub gamma: Vec<f64>,
-    /// Relaxed partition matrix (top-k eigenvectors), n x k.
-    pub h: Mat<f64>,
-    /// Final objective of eq. (1), `Σ_p γ_p² (tr K_p − tr(Hᵀ K_p H))`.
-    pub objective: f64,
-    /// The objective after each alternation (non-increasing).
-    pub objective_trace: Vec<f64>,
-    /// Number of alternations.
-    pub iterations: usize,
-    /// Counts, times and traces of the run.
-    pub diagnostics: MkkmDiagnostics,
-}
+/// Result of the MKKM alternation ([`Mkkm::fit_kernels`]), before the seeded k-means:
+/// γ on the simplex (`K_γ = Σ_p γ_p² K_p`), H (top-k eigenvectors), and eq. (1),
+/// `Σ_p γ_p² (tr K_p − tr(Hᵀ K_p H))`, after each alternation (non-increasing; the last
+/// is [`KernelFit::objective`]).
+pub type MkkmFit = KernelFit;
 
 /// The closed-form weights of eq. (2): `γ_p ∝ 1/b_p` on the simplex.
 pub fn closed_form_weights(b: &[f64], traces: &[f64]) -> Vec<f64> {
@@ -94,55 +59,21 @@ pub fn closed_form_weights(b: &[f64], traces: &[f64]) -> Vec<f64> {
     inv.iter().map(|v| v / s).collect()
 }
 
-crate::engine_entry! {
-    Mkkm, MkkmParams => MkkmFit;
-    /// MKKM on the base kernels (validated here) for `n_clusters` clusters: the weights
-    /// and the relaxed partition matrix H, without the final k-means. The deterministic
-    /// part of `Clusterer::fit`, public for callers who want H or the traces.
-}
+crate::engine_entry!(Mkkm, MkkmParams => MkkmFit);
 
 impl Mkkm {
-    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<MkkmFit> {
+    fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<MkkmFit> {
         let p = &self.params;
-        let views = prepared.views();
-        let t0 = Instant::now();
-        let traces = crate::alternation::traces(&views);
-        let stop = |tr: &[f64]| match tr {
-            [.., prev, value] => prev.is_finite() && ((prev - value) / value).abs() < p.tol,
-            _ => false,
-        };
-        let alt = alternate(
-            "MKKM",
-            &views,
-            n_clusters,
-            p.eigen.clone(),
-            p.max_iter,
-            |_, b| {
-                let gamma = closed_form_weights(b, &traces);
-                let value: f64 = gamma.iter().zip(b).map(|(g, bp)| g * g * bp).sum();
-                Ok((gamma, value))
-            },
-            stop,
-        )?;
-        Ok(MkkmFit {
-            objective: alt.trace.last().copied().unwrap_or(f64::INFINITY),
-            gamma: alt.gamma,
-            h: alt.h,
-            objective_trace: alt.trace,
-            iterations: alt.iterations,
-            diagnostics: MkkmDiagnostics {
-                converged: alt.converged,
-                gamma_trace: alt.gamma_trace,
-                eigensolves: alt.eigensolves,
-                eigen_time: alt.eigen_time,
-                optimisation_time: t0.elapsed(),
-                preprocessing_time: prepared.time,
-            },
+        let traces = crate::alternation::traces(views);
+        let alt = Alternation::new("MKKM", &p.eigen, p.max_iter, StopRule::current(p.tol));
+        alt.run(views, n_clusters, |_, b| {
+            let gamma = closed_form_weights(b, &traces);
+            let value: f64 = gamma.iter().zip(b).map(|(g, bp)| g * g * bp).sum();
+            Ok((gamma, value))
         })
     }
 }
 
-crate::relaxed_weights_fit!(MkkmFit, MkkmDiagnostics);
 crate::clusterer_by_relaxation!(Mkkm, MkkmDiagnostics, "mkkm", "MKKM");
 
 #[cfg(test)]

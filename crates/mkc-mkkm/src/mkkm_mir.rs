@@ -15,14 +15,12 @@
 //! reported as `converged = false`). λ has no default in the paper (its grid is
 //! 2^-15, …, 2^10; the experiments choose the best); ours is 1.
 
-use std::time::{Duration, Instant};
-
 use faer::{Mat, MatRef};
-use mkc_core::{Diagnostics, Result};
+use mkc_core::Result;
 
-use crate::alternation::alternate;
+use crate::alternation::Alternation;
+use crate::fit::{FamilyDiagnostics, KernelFit, StopRule};
 use crate::params::MkkmMirParams;
-use crate::preprocess::Prepared;
 use crate::simplex_qp::regularised_update;
 
 /// Checked MKKM-MiR parameters; fits through [`mkc_core::Clusterer`] (registry name
@@ -35,48 +33,17 @@ pub struct MkkmMir {
     pub(crate) params: MkkmMirParams,
 }
 
-/// Diagnostics of an MKKM-MiR run. [`Diagnostics::entries`] lists `converged` (0 or 1),
-/// as the experiments' run records hold it.
-#[derive(Clone, Debug, Default, PartialEq)]
-#[non_exhaustive]
-pub struct MkkmMirDiagnostics {
-    /// Whether the relative change fell below `tol` before `max_iter` (also
-    /// `Clustering::converged`).
-    pub converged: bool,
-    /// γ at the start and after every QP.
-    pub gamma_trace: Vec<Vec<f64>>,
-    /// Number of eigensolves.
-    pub eigensolves: usize,
-    /// Wall time (preprocessing excluded).
-    pub optimisation_time: Duration,
-    /// Wall time of preprocessing.
-    pub preprocessing_time: Duration,
-}
-
-impl Diagnostics for MkkmMirDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
-        vec![("converged".into(), f64::from(u8::from(self.converged)))]
-    }
-}
+/// Diagnostics of an MKKM-MiR run: `converged` (the relative change fell below `tol`
+/// before `max_iter`), the eigensolves, γ at the start and after every QP
+/// (`weight_trace`) and the times. Entries: `converged` (0 or 1).
+pub type MkkmMirDiagnostics = FamilyDiagnostics;
 
 /// Result of the MKKM-MiR alternation ([`MkkmMir::fit_kernels`]), before the seeded
-/// k-means.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct MkkmMirFit {
-    /// Kernel weights on the simplex (`K_γ = Σ_p γ_p² K_p`).
-    pub gamma: Vec<f64>,
-    /// Top-k eigenvectors of `K_γ` for the γ before the last QP (as the authors return).
-    pub h: Mat<f64>,
-    /// The regularisation matrix `M_pq = tr(K_p K_q)` of the preprocessed kernels.
-    pub m: Mat<f64>,
-    /// The authors' objective at every iteration (see the module docs).
-    pub objective_trace: Vec<f64>,
-    /// Alternations made.
-    pub iterations: usize,
-    /// Counts, times and traces of the run.
-    pub diagnostics: MkkmMirDiagnostics,
-}
+/// k-means: γ on the simplex (`K_γ = Σ_p γ_p² K_p`), H (top-k eigenvectors of `K_γ` for
+/// the γ before the last QP, as the authors return), the authors' objective at every
+/// iteration (module docs), and in `extra` the regularisation matrix
+/// `M_pq = tr(K_p K_q)` of the preprocessed kernels.
+pub type MkkmMirFit = KernelFit<(), Mat<f64>>;
 
 /// `M_pq = tr(K_p K_q) = ⟨K_p, K_q⟩_F` for symmetric kernels.
 pub fn regularisation_matrix(kernels: &[MatRef<'_, f64>]) -> Result<Mat<f64>> {
@@ -92,54 +59,19 @@ pub fn regularisation_matrix(kernels: &[MatRef<'_, f64>]) -> Result<Mat<f64>> {
     Ok(out)
 }
 
-crate::engine_entry! {
-    MkkmMir, MkkmMirParams => MkkmMirFit;
-    /// MKKM-MiR on the base kernels (validated here) for `n_clusters` clusters: the
-    /// weights and the relaxed partition matrix H, without the final k-means. The
-    /// deterministic part of `Clusterer::fit`, public for callers who want H, M or
-    /// the traces.
-}
+crate::engine_entry!(MkkmMir, MkkmMirParams => MkkmMirFit);
 
 impl MkkmMir {
-    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<MkkmMirFit> {
+    fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<MkkmMirFit> {
         let p = &self.params;
-        let views = prepared.views();
-        let t0 = Instant::now();
-        let reg = regularisation_matrix(&views)?;
+        let reg = regularisation_matrix(views)?;
         // The QP min_{γ ∈ Δ} ½ γᵀ (λ M + 2 diag(f)) γ, f = b of the alternation.
         let update = regularised_update(reg.as_ref(), p.lambda, p.zero_weight, "MKKM-MiR");
-        // The authors' rule: relative change below tol, from the third iteration on.
-        let stop = |tr: &[f64]| match tr {
-            [_, .., prev, value] => ((prev - value) / prev).abs() < p.tol,
-            _ => false,
-        };
-        let alt = alternate(
-            "MKKM-MiR",
-            &views,
-            n_clusters,
-            p.eigen.clone(),
-            p.max_iter,
-            update,
-            stop,
-        )?;
-        Ok(MkkmMirFit {
-            gamma: alt.gamma,
-            h: alt.h,
-            m: reg,
-            objective_trace: alt.trace,
-            iterations: alt.iterations,
-            diagnostics: MkkmMirDiagnostics {
-                converged: alt.converged,
-                gamma_trace: alt.gamma_trace,
-                eigensolves: alt.eigensolves,
-                optimisation_time: t0.elapsed(),
-                preprocessing_time: prepared.time,
-            },
-        })
+        let alt = Alternation::new("MKKM-MiR", &p.eigen, p.max_iter, StopRule::previous(p.tol));
+        Ok(alt.run(views, n_clusters, update)?.with((), reg))
     }
 }
 
-crate::relaxed_weights_fit!(MkkmMirFit, MkkmMirDiagnostics);
 crate::clusterer_by_relaxation!(MkkmMir, MkkmMirDiagnostics, "mkkm-mir", "MKKM-MiR");
 
 #[cfg(test)]

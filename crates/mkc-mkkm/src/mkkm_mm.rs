@@ -26,15 +26,13 @@
 //!   (the package's own `StandardizeKernel` divides by the trace instead); labels by
 //!   k-means on the row-normalised H ([`crate::labels`]), as every method of the table.
 
-use std::time::{Duration, Instant};
-
-use faer::{Mat, MatRef};
-use mkc_core::{Diagnostics, Result, WeightConstraint};
+use faer::MatRef;
+use mkc_core::{Result, WeightConstraint};
 
 use crate::alternation::traces;
+use crate::fit::{FamilyDiagnostics, KernelFit, MethodDiagnostics};
 use crate::objective::Objective;
 use crate::params::check_stopping;
-use crate::preprocess::Prepared;
 
 crate::family_params! {
     /// Parameters of MKKM-MM, unchecked (defaults of the authors' package).
@@ -63,45 +61,25 @@ pub struct MkkmMm {
     pub(crate) params: MkkmMmParams,
 }
 
-/// Diagnostics of an MKKM-MM run. [`Diagnostics::entries`] lists `converged` (0 or 1).
+/// MKKM-MM's own diagnostics: `‖θ_new − θ_old‖₂` of every update.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
-pub struct MkkmMmDiagnostics {
-    /// Whether `‖Δθ‖₂ < tol` before `max_iter` (also `Clustering::converged`).
-    pub converged: bool,
-    /// θ (unit norm) at the start and after every update.
-    pub theta_trace: Vec<Vec<f64>>,
+pub struct MkkmMmSteps {
     /// `‖θ_new − θ_old‖₂` of every update.
     pub steps: Vec<f64>,
-    /// Number of eigensolves (= H steps).
-    pub eigensolves: usize,
-    /// Wall time (preprocessing excluded).
-    pub optimisation_time: Duration,
-    /// Wall time of preprocessing.
-    pub preprocessing_time: Duration,
 }
 
-impl Diagnostics for MkkmMmDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
-        vec![("converged".into(), f64::from(u8::from(self.converged)))]
-    }
-}
+impl MethodDiagnostics for MkkmMmSteps {}
 
-/// Result of the MKKM-MM alternation ([`MkkmMm::fit_kernels`]), before the k-means.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct MkkmMmFit {
-    /// Kernel weights θ, unit ℓ2 norm (`W_θ = Σ_p θ_p K_p`).
-    pub gamma: Vec<f64>,
-    /// Top-k eigenvectors of `W_θ` for the returned θ, n x k.
-    pub h: Mat<f64>,
-    /// `tr(W_θ (I − HHᵀ))` after each H step.
-    pub objective_trace: Vec<f64>,
-    /// H steps made.
-    pub iterations: usize,
-    /// Counts, times and traces of the run.
-    pub diagnostics: MkkmMmDiagnostics,
-}
+/// Diagnostics of an MKKM-MM run: `converged` (`‖Δθ‖₂ < tol` before `max_iter`), the
+/// eigensolves (= H steps), θ (unit norm) at the start and after every update
+/// (`weight_trace`), the steps and the times. Entries: `converged` (0 or 1).
+pub type MkkmMmDiagnostics = FamilyDiagnostics<MkkmMmSteps>;
+
+/// Result of the MKKM-MM alternation ([`MkkmMm::fit_kernels`]), before the k-means:
+/// θ of unit ℓ2 norm (`W_θ = Σ_p θ_p K_p`) in `gamma`, H (top-k eigenvectors of `W_θ`
+/// for the returned θ) and `tr(W_θ (I − HHᵀ))` after each H step.
+pub type MkkmMmFit = KernelFit<MkkmMmSteps>;
 
 /// The inner maximiser `argmax_{θ ≥ 0, ‖θ‖₂ ≤ 1} Σ_p θ_p a_p = a / ‖a‖₂` for `a ≥ 0`
 /// (Cauchy–Schwarz); `None` when `a` is (numerically) zero, where every feasible θ is
@@ -112,34 +90,30 @@ pub fn l2_weights(a: &[f64]) -> Option<Vec<f64>> {
     (norm > 0.0 && norm.is_finite()).then(|| clipped.iter().map(|v| v / norm).collect())
 }
 
-crate::engine_entry! {
-    MkkmMm, MkkmMmParams => MkkmMmFit;
-    /// MKKM-MM on the base kernels (validated here) for `n_clusters` clusters: θ and H,
-    /// without the final k-means (the deterministic part of `Clusterer::fit`).
-}
+crate::engine_entry!(MkkmMm, MkkmMmParams => MkkmMmFit);
 
 impl MkkmMm {
-    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<MkkmMmFit> {
+    fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<MkkmMmFit> {
         let p = &self.params;
-        let views = prepared.views();
-        let t0 = Instant::now();
-        let tr = traces(&views);
+        let tr = traces(views);
         let m = views.len();
-        let mut obj = Objective::new(&views, n_clusters, p.eigen.clone(), true)?;
+        let mut obj = Objective::new(views, n_clusters, p.eigen.clone(), true)?;
         let mut theta = vec![1.0 / (m as f64).sqrt(); m];
         let mut eval = obj.evaluate_linear(&theta, None)?;
         let cost = |h: MatRef<'_, f64>| -> Result<Vec<f64>> {
-            let a = mkc_linalg::trace_quadratic_many(&views, h)?;
+            let a = mkc_linalg::trace_quadratic_many(views, h)?;
             Ok(tr.iter().zip(&a).map(|(t, a)| t - a).collect())
         };
         let mut a = cost(eval.h.as_ref())?;
         let mut trace = vec![dot(&theta, &a)];
-        let (mut theta_trace, mut steps) = (vec![theta.clone()], Vec::new());
-        let mut converged = false;
+        let mut diag = MkkmMmDiagnostics {
+            weight_trace: vec![theta.clone()],
+            ..Default::default()
+        };
         while trace.len() < p.max_iter {
             let degenerate = a.iter().zip(&tr).all(|(v, t)| *v <= 1e-12 * t.abs());
             let Some(next) = l2_weights(&a).filter(|_| !degenerate) else {
-                converged = true;
+                diag.converged = true;
                 break;
             };
             let step = next
@@ -152,26 +126,23 @@ impl MkkmMm {
             eval = obj.evaluate_linear(&theta, Some(eval.h.as_ref()))?;
             a = cost(eval.h.as_ref())?;
             trace.push(dot(&theta, &a));
-            theta_trace.push(theta.clone());
-            steps.push(step);
+            diag.weight_trace.push(theta.clone());
+            diag.method.steps.push(step);
             if step < p.tol {
-                converged = true;
+                diag.converged = true;
                 break;
             }
         }
+        let stats = obj.stats();
+        diag.eigensolves = stats.eigensolves;
+        diag.eigen_time = stats.eigen_time;
         Ok(MkkmMmFit {
             gamma: theta,
             h: eval.h,
             iterations: trace.len(),
             objective_trace: trace,
-            diagnostics: MkkmMmDiagnostics {
-                converged,
-                theta_trace,
-                steps,
-                eigensolves: obj.stats().eigensolves,
-                optimisation_time: t0.elapsed(),
-                preprocessing_time: prepared.time,
-            },
+            diagnostics: diag,
+            extra: (),
         })
     }
 }
@@ -180,5 +151,10 @@ fn dot(x: &[f64], y: &[f64]) -> f64 {
     x.iter().zip(y).map(|(a, b)| a * b).sum()
 }
 
-crate::relaxed_weights_fit!(MkkmMmFit, MkkmMmDiagnostics, WeightConstraint::PNorm(2.0));
-crate::clusterer_by_relaxation!(MkkmMm, MkkmMmDiagnostics, "mkkm-mm", "MKKM-MM");
+crate::clusterer_by_relaxation!(
+    MkkmMm,
+    MkkmMmDiagnostics,
+    "mkkm-mm",
+    "MKKM-MM",
+    WeightConstraint::PNorm(2.0)
+);

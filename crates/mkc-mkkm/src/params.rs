@@ -28,6 +28,22 @@ pub fn check_common(eigen: &EigenOptions, labels: &LabelOptions) -> Result<Eigen
     eigen.check()
 }
 
+/// The name of the parameter an [`Error::InvalidParam`] rejects; `None` for success or
+/// any other error. How the family's tests check that every bad setting is named.
+///
+/// ```
+/// use mkc_mkkm::params::rejected_param;
+/// use mkc_mkkm::prelude::*;
+/// assert_eq!(rejected_param(&MkkmParams::new().tol(-1.0).validate_params()), Some("tol"));
+/// assert_eq!(rejected_param(&MkkmParams::new().validate_params()), None);
+/// ```
+pub fn rejected_param<T>(r: &Result<T>) -> Option<&str> {
+    match r {
+        Err(Error::InvalidParam { name, .. }) => Some(name),
+        _ => None,
+    }
+}
+
 /// `tol > 0` (finite) and `max_iter ≥ 1`, the stopping rule of the iterative methods.
 pub fn check_stopping(tol: f64, max_iter: usize) -> Result<()> {
     validate::positive("tol", tol)?;
@@ -186,15 +202,6 @@ mod tests {
     use super::*;
     use mkc_core::Clusterer;
 
-    /// The parameter an `InvalidParam` error names.
-    fn named(r: Result<()>) -> String {
-        match r {
-            Err(Error::InvalidParam { name, .. }) => name,
-            Err(e) => panic!("not InvalidParam: {e}"),
-            Ok(()) => panic!("accepted"),
-        }
-    }
-
     #[test]
     fn every_bad_parameter_is_named() {
         let bad_labels = LabelOptions {
@@ -231,7 +238,7 @@ mod tests {
             ),
         ];
         for (i, (r, name)) in cases.into_iter().enumerate() {
-            assert_eq!(named(r), name, "case {i}");
+            assert_eq!(rejected_param(&r), Some(name), "case {i}: {r:?}");
         }
         assert!(MkkmParams::default().validate_params().is_ok());
         assert!(MkkmMirParams::default()

@@ -9,7 +9,6 @@
 use faer::{Mat, MatRef};
 use mkc_core::{
     check_n_clusters, Clustering, Diagnostics, Error, KernelSet, KernelWeights, Result, Timings,
-    WeightConstraint,
 };
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -22,10 +21,8 @@ use crate::preprocess::with_what;
 pub struct Relaxed<D> {
     /// The relaxed partition matrix H (n x k) the labels are computed from.
     pub h: Mat<f64>,
-    /// The kernel weights reported, on `constraint`.
-    pub weights: Vec<f64>,
-    /// The constraint the weights satisfy.
-    pub constraint: WeightConstraint,
+    /// The kernel weights reported, with the constraint they satisfy.
+    pub weights: KernelWeights,
     /// The objective trace.
     pub objective: Vec<f64>,
     /// Iterations made.
@@ -42,7 +39,7 @@ impl<D: Diagnostics> Relaxed<D> {
     /// The result with `labels`.
     fn with_labels(&self, labels: Vec<usize>, n_clusters: usize) -> Clustering<D> {
         Clustering::new(labels, n_clusters, self.diagnostics.clone())
-            .with_weights(KernelWeights::new(self.weights.clone(), self.constraint))
+            .with_weights(self.weights.clone())
             .with_objective(self.objective.clone())
             .with_iterations(self.iterations, self.converged)
             .with_timings(self.timings.clone())
@@ -132,11 +129,21 @@ fn same_error(e: &Error, method: &str) -> Error {
 
 /// `impl Clusterer` for a checked method of this crate: `fit` is `fit_restarts` with one
 /// seed; `fit_restarts` prepares the set's kernels (validated when the set was built),
-/// calls the method's `run(&Prepared, n_clusters)` once and its result's `relaxed()`,
-/// then [`seeded`]. `$name` is the registry name, `$method` the name in errors.
+/// calls the method's `run(&Prepared, n_clusters)` once (a [`KernelFit`](crate::KernelFit))
+/// and its `relaxed` with the weights' constraint (default the simplex), then
+/// [`seeded`]. `$name` is the registry name, `$method` the name in errors.
 #[macro_export]
 macro_rules! clusterer_by_relaxation {
     ($ty:ty, $diag:ty, $name:literal, $method:literal) => {
+        $crate::clusterer_by_relaxation!(
+            $ty,
+            $diag,
+            $name,
+            $method,
+            mkc_core::WeightConstraint::Simplex
+        );
+    };
+    ($ty:ty, $diag:ty, $name:literal, $method:literal, $constraint:expr) => {
         impl mkc_core::Clusterer for $ty {
             type Diagnostics = $diag;
             fn name(&self) -> &'static str {
@@ -164,58 +171,34 @@ macro_rules! clusterer_by_relaxation {
                 let p = &self.params;
                 $crate::restarts::seeded($method, data, n_clusters, seeds, &p.labels, |ks| {
                     let prepared = $crate::preprocess::Prepared::trusted(ks, &p.preprocessing)?;
-                    Ok(self.run(&prepared, n_clusters)?.relaxed())
+                    Ok(self.run(&prepared, n_clusters)?.relaxed($constraint))
                 })
             }
         }
     };
 }
 
-/// `relaxed()` for the result of a weight-learning method (fields `gamma`, `h`,
-/// `objective_trace`, `iterations`, and diagnostics with `converged`,
-/// `preprocessing_time`, `optimisation_time`): timings `"preprocess"` and `"weights"`.
-/// The weights lie on the simplex unless a [`WeightConstraint`] is given third.
-#[macro_export]
-macro_rules! relaxed_weights_fit {
-    ($fit:ty, $diag:ty) => {
-        $crate::relaxed_weights_fit!($fit, $diag, mkc_core::WeightConstraint::Simplex);
-    };
-    ($fit:ty, $diag:ty, $constraint:expr) => {
-        impl $fit {
-            fn relaxed(self) -> $crate::restarts::Relaxed<$diag> {
-                let d = self.diagnostics;
-                $crate::restarts::Relaxed {
-                    h: self.h,
-                    weights: self.gamma,
-                    constraint: $constraint,
-                    objective: self.objective_trace,
-                    iterations: self.iterations,
-                    converged: d.converged,
-                    timings: $crate::restarts::shared_timings(
-                        d.preprocessing_time,
-                        "weights",
-                        d.optimisation_time,
-                    ),
-                    diagnostics: d,
-                }
-            }
-        }
-    };
-}
-
-/// The engine entry points of a checked method: `params()` and `fit_kernels`, which
-/// validates and preprocesses the kernels and calls the method's
-/// `run(&Prepared, n_clusters)` (the deterministic part of `Clusterer::fit`, without the
-/// seeded k-means). The doc comment given is `fit_kernels`'s.
+/// The engine entry points of a checked method: `params()`, `fit_kernels` (validates and
+/// preprocesses the kernels, then `run`) and `run(&Prepared, n_clusters)`, which calls
+/// the method's `optimise(&views, n_clusters)` and stamps the optimisation and
+/// preprocessing times on the fit's diagnostics. Doc lines given after `;` are added to
+/// `fit_kernels`'s.
 #[macro_export]
 macro_rules! engine_entry {
-    ($ty:ty, $params:ty => $fit:ty; $(#[$doc:meta])*) => {
+    ($ty:ty, $params:ty => $fit:ty $(; $(#[$doc:meta])*)?) => {
         impl $ty {
             /// The parameters.
             pub fn params(&self) -> &$params {
                 &self.params
             }
-            $(#[$doc])*
+            #[doc = concat!(
+                "[`", stringify!($ty), "`] on the base kernels (validated and preprocessed ",
+                "here) for `n_clusters` clusters: the weights, the relaxed partition matrix H, ",
+                "the objective trace and what else the method computes, without the final ",
+                "k-means. The deterministic part of `Clusterer::fit`, public for callers who ",
+                "want H or the traces."
+            )]
+            $($(#[$doc])*)?
             pub fn fit_kernels(
                 &self,
                 kernels: &[faer::MatRef<'_, f64>],
@@ -224,6 +207,17 @@ macro_rules! engine_entry {
                 let prepared =
                     $crate::preprocess::Prepared::new(kernels, &self.params.preprocessing)?;
                 self.run(&prepared, n_clusters)
+            }
+            /// `optimise` on the prepared kernels, timed.
+            fn run(
+                &self,
+                prepared: &$crate::preprocess::Prepared<'_>,
+                n_clusters: usize,
+            ) -> mkc_core::Result<$fit> {
+                let t0 = std::time::Instant::now();
+                let mut fit = self.optimise(&prepared.views(), n_clusters)?;
+                fit.diagnostics.timed(t0, prepared);
+                Ok(fit)
             }
         }
     };

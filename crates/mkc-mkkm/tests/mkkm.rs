@@ -22,7 +22,7 @@ fn mkkm_objective_never_increases_and_weights_are_closed_form() {
         assert!(w[1] <= w[0] * (1.0 + 1e-12), "{tr:?}");
     }
     assert!(fit.iterations <= 50 && fit.diagnostics.converged);
-    assert_eq!(fit.objective, *tr.last().unwrap());
+    assert_eq!(fit.objective(), *tr.last().unwrap());
     // γ_p ∝ 1/(tr K_p − tr HᵀK_pH) at the returned H (after preprocessing, tr K_p = n).
     let pre = mkc_mkkm::Preprocessing::default().apply(&views).unwrap();
     let a = mkc_linalg::trace_quadratic_many(&refs(&pre), fit.h.as_ref()).unwrap();
@@ -82,7 +82,7 @@ fn mkkm_mir_objective_never_increases_and_lambda_zero_is_mkkm() {
     // γᵀMγ is equal on the support (KKT of the λ-dominated QP)
     let big = engine(MkkmMirParams::new().lambda(1e8));
     let mg: Vec<f64> = (0..3)
-        .map(|p| (0..3).map(|q| big.m[(p, q)] * big.gamma[q]).sum())
+        .map(|p| (0..3).map(|q| big.extra[(p, q)] * big.gamma[q]).sum())
         .collect();
     let support: Vec<f64> = mg
         .iter()

@@ -9,15 +9,12 @@
 //! of a set alone, fit on `KernelSet::select(&[p])`. Discrete kernel k-means on the
 //! average kernel is `mkc_kmeans::KernelKMeansParams` (registry name `avg-kkm`).
 
-use std::time::{Duration, Instant};
-
-use faer::Mat;
-use mkc_core::{Diagnostics, Result};
+use faer::MatRef;
+use mkc_core::Result;
+use mkc_mkkm::fit::{FamilyDiagnostics, KernelFit, MethodDiagnostics};
 
 use crate::objective::Objective;
 use crate::params::AvgParams;
-use crate::preprocess::Prepared;
-use mkc_mkkm::restarts::{self, Relaxed};
 
 /// Checked Avg-KKM parameters; fits through [`mkc_core::Clusterer`] (registry name
 /// `"avg-kkm-spectral"`): the top-k eigenvectors H of the average of the set's kernels
@@ -29,83 +26,53 @@ pub struct AvgKkm {
     pub(crate) params: AvgParams,
 }
 
-/// Diagnostics of Avg-KKM. [`Diagnostics::entries`] is empty (the experiments' run
-/// records hold none for this method).
+/// Avg-KKM has no diagnostics of its own: it lists no entries (the experiments' run
+/// records hold none for this method), and its phase in the timings is
+/// `"eigensolve"`.
 #[derive(Clone, Debug, Default, PartialEq)]
-#[non_exhaustive]
-pub struct AvgKkmDiagnostics {
-    /// The k largest eigenvalues of the average kernel, descending.
-    pub eigenvalues: Vec<f64>,
-    /// Wall time of the eigensolve (forming the average kernel included).
-    pub eigen_time: Duration,
-    /// Wall time of preprocessing.
-    pub preprocessing_time: Duration,
-}
+pub struct OneEigensolve;
 
-impl Diagnostics for AvgKkmDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
+impl MethodDiagnostics for OneEigensolve {
+    const PHASE: &'static str = "eigensolve";
+    fn entries(_: &FamilyDiagnostics<Self>) -> Vec<(String, f64)> {
         Vec::new()
     }
 }
 
-/// Result of Avg-KKM's relaxation ([`AvgKkm::fit_kernels`]), before the seeded k-means.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct AvgFit {
-    /// The weights used (uniform `1/m`; the kernel is `Σ_p w_p K_p`).
-    pub weights: Vec<f64>,
-    /// Top-k eigenvectors of the average kernel, n x k.
-    pub h: Mat<f64>,
-    /// Sum of the k largest eigenvalues = `tr(Hᵀ K H)` (maximised by H).
-    pub objective: f64,
-    /// Eigenvalues and times.
-    pub diagnostics: AvgKkmDiagnostics,
-}
+/// Diagnostics of Avg-KKM: one eigensolve, its time, the optimisation's (forming the
+/// average kernel included), preprocessing's; `converged` is true.
+pub type AvgKkmDiagnostics = FamilyDiagnostics<OneEigensolve>;
 
-mkc_mkkm::engine_entry! {
-    AvgKkm, AvgParams => AvgFit;
-    /// The relaxation of Avg-KKM on the base kernels (validated here) for `n_clusters`
-    /// clusters: H without the final k-means. The deterministic part of
-    /// `Clusterer::fit`, public for callers who want H.
-}
+/// Result of Avg-KKM's relaxation ([`AvgKkm::fit_kernels`]), before the seeded k-means:
+/// the uniform weights `1/m` (the kernel is `Σ_p w_p K_p`), the top-k eigenvectors of
+/// the average kernel, one objective value (the sum of the k largest eigenvalues =
+/// `tr(Hᵀ K H)`, maximised by H), no iterations, and in `extra` the k largest
+/// eigenvalues, descending.
+pub type AvgFit = KernelFit<OneEigensolve, Vec<f64>>;
+
+mkc_mkkm::engine_entry!(AvgKkm, AvgParams => AvgFit);
 
 impl AvgKkm {
-    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<AvgFit> {
+    fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<AvgFit> {
         let p = &self.params;
-        let views = prepared.views();
-        let t0 = Instant::now();
         let m = views.len();
         let weights = vec![1.0 / m as f64; m];
-        let mut obj = Objective::new(&views, n_clusters, p.eigen.clone(), false)?;
+        let mut obj = Objective::new(views, n_clusters, p.eigen.clone(), false)?;
         let eval = obj.evaluate_linear(&weights, None)?;
-        Ok(AvgFit {
+        let mut diag = AvgKkmDiagnostics::default();
+        diag.converged = true;
+        diag.eigensolves = obj.stats().eigensolves;
+        diag.eigen_time = obj.stats().eigen_time;
+        diag.weight_trace = vec![weights.clone()];
+        let trace = vec![eval.value];
+        Ok(AvgFit::new(
             weights,
-            h: eval.h,
-            objective: eval.value,
-            diagnostics: AvgKkmDiagnostics {
-                eigenvalues: eval.eigenvalues,
-                eigen_time: t0.elapsed(),
-                preprocessing_time: prepared.time,
-            },
-        })
-    }
-}
-
-impl AvgFit {
-    /// The result without labels: uniform weights, one objective value, no iterations,
-    /// timings `"preprocess"` and `"eigensolve"`.
-    fn relaxed(self) -> Relaxed<AvgKkmDiagnostics> {
-        let d = self.diagnostics;
-        Relaxed {
-            h: self.h,
-            weights: self.weights,
-            constraint: mkc_core::WeightConstraint::Simplex,
-            objective: vec![self.objective],
-            iterations: 0,
-            converged: true,
-            timings: restarts::shared_timings(d.preprocessing_time, "eigensolve", d.eigen_time),
-            diagnostics: d,
-        }
+            eval.h,
+            trace,
+            0,
+            diag,
+            eval.eigenvalues,
+        ))
     }
 }
 

@@ -29,16 +29,14 @@
 //! Both: kernels centred then unit diagonal, γ starts at 1/m, labels by k-means on the
 //! row-normalised H (10 replicates), as every method of Tables 2–3.
 
-use std::time::{Duration, Instant};
-
-use faer::Mat;
+use faer::MatRef;
 use mkc_core::{ParamGuard, Result};
-use mkc_mkkm::alternation::{alternate, traces};
+use mkc_mkkm::alternation::{traces, Alternation};
 use mkc_mkkm::closed_form_weights;
+use mkc_mkkm::fit::{converged_entry, FamilyDiagnostics, KernelFit, MethodDiagnostics, StopRule};
 use mkc_mkkm::params::check_stopping;
 
 use crate::params::SimpleMkkmParams;
-use crate::preprocess::Prepared;
 use crate::simplemkkm::{SimpleMkkm, SimpleMkkmFit};
 use crate::update::Sense;
 
@@ -87,18 +85,14 @@ impl ParamGuard for KammRParams {
     }
 }
 
-mkc_mkkm::engine_entry! {
-    KammR, SimpleMkkmParams => SimpleMkkmFit;
-    /// KAMM-R on the base kernels (validated here): the weights and H, without the final
-    /// k-means (the deterministic part of `Clusterer::fit`).
-}
+mkc_mkkm::engine_entry!(KammR, SimpleMkkmParams => SimpleMkkmFit);
 
 impl KammR {
-    pub(crate) fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<SimpleMkkmFit> {
+    fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<SimpleMkkmFit> {
         let algorithm = SimpleMkkm {
             params: self.params.clone(),
         };
-        algorithm.run_in(prepared, n_clusters, Sense::Maximise)
+        algorithm.run_in(views, n_clusters, Sense::Maximise)
     }
 }
 
@@ -129,93 +123,47 @@ pub struct KammA {
     params: KammAParams,
 }
 
-/// Diagnostics of a KAMM-A run. `Diagnostics::entries` lists `converged` (0 or 1) and
-/// `eigensolves`.
+/// KAMM-A lists its eigensolves beside `converged` in the run records; it has no
+/// diagnostics of its own.
 #[derive(Clone, Debug, Default, PartialEq)]
-#[non_exhaustive]
-pub struct KammADiagnostics {
-    /// Whether the relative change fell below `tol` before `max_iter`.
-    pub converged: bool,
-    /// Number of top-k eigensolves.
-    pub eigensolves: usize,
-    /// γ at the start and after every update.
-    pub gamma_trace: Vec<Vec<f64>>,
-    /// Wall time of the optimisation (preprocessing excluded).
-    pub optimisation_time: Duration,
-    /// Wall time of preprocessing.
-    pub preprocessing_time: Duration,
+pub struct Alternated;
+
+impl MethodDiagnostics for Alternated {
+    fn entries(all: &FamilyDiagnostics<Self>) -> Vec<(String, f64)> {
+        vec![
+            converged_entry(all.converged),
+            ("eigensolves".into(), all.eigensolves as f64),
+        ]
+    }
 }
 
-mkc_core::impl_diagnostics!(KammADiagnostics {
-    converged,
-    eigensolves
-});
+/// Diagnostics of a KAMM-A run: `converged` (the relative change fell below `tol`
+/// before `max_iter`), the top-k eigensolves, γ at the start and after every update
+/// (`weight_trace`) and the times. Entries: `converged` (0 or 1) and `eigensolves`.
+pub type KammADiagnostics = FamilyDiagnostics<Alternated>;
 
-/// Result of the KAMM-A alternation ([`KammA::fit_kernels`]), before the seeded k-means.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct KammAFit {
-    /// Kernel weights on the simplex.
-    pub gamma: Vec<f64>,
-    /// The last H (top-k eigenvectors of `K_γ` for the γ before the last update).
-    pub h: Mat<f64>,
-    /// J(γ_t) at every iteration.
-    pub objective_trace: Vec<f64>,
-    /// Iterations made.
-    pub iterations: usize,
-    /// Counts, times and traces.
-    pub diagnostics: KammADiagnostics,
-}
+/// Result of the KAMM-A alternation ([`KammA::fit_kernels`]), before the seeded
+/// k-means: γ on the simplex, the last H (top-k eigenvectors of `K_γ` for the γ before
+/// the last update) and J(γ_t) at every iteration.
+pub type KammAFit = KernelFit<Alternated>;
 
-mkc_mkkm::engine_entry! {
-    KammA, KammAParams => KammAFit;
-    /// KAMM-A on the base kernels (validated here): the weights and H, without the final
-    /// k-means (the deterministic part of `Clusterer::fit`).
-}
+mkc_mkkm::engine_entry!(KammA, KammAParams => KammAFit);
 
 impl KammA {
-    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<KammAFit> {
+    fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<KammAFit> {
         let p = &self.params;
-        let views = prepared.views();
-        let t0 = Instant::now();
-        let tr = traces(&views);
+        let tr = traces(views);
         // b_p = tr K_p − tr(Hᵀ K_p H) from the alternation, so a_p = tr K_p − b_p.
         let update = |gamma: &[f64], b: &[f64]| -> Result<(Vec<f64>, f64)> {
             let a: Vec<f64> = tr.iter().zip(b).map(|(t, bp)| t - bp).collect();
             let value = gamma.iter().zip(&a).map(|(g, ap)| g * g * ap).sum();
             Ok((closed_form_weights(&a, &tr), value))
         };
-        let stop = |trace: &[f64]| match trace {
-            [.., prev, value] => ((prev - value) / value).abs() < p.tol,
-            _ => false,
-        };
-        let alt = alternate(
-            "KAMM-A",
-            &views,
-            n_clusters,
-            p.eigen.clone(),
-            p.max_iter,
-            update,
-            stop,
-        )?;
-        Ok(KammAFit {
-            gamma: alt.gamma,
-            h: alt.h,
-            iterations: alt.iterations,
-            objective_trace: alt.trace,
-            diagnostics: KammADiagnostics {
-                converged: alt.converged,
-                eigensolves: alt.eigensolves,
-                gamma_trace: alt.gamma_trace,
-                optimisation_time: t0.elapsed(),
-                preprocessing_time: prepared.time,
-            },
-        })
+        let alt = Alternation::new("KAMM-A", &p.eigen, p.max_iter, StopRule::current(p.tol));
+        Ok(alt.run(views, n_clusters, update)?.with(Alternated, ()))
     }
 }
 
-mkc_mkkm::relaxed_weights_fit!(KammAFit, KammADiagnostics);
-// KAMM-R's `impl Clusterer` is next to SimpleMKKM's (crate::simplemkkm), where the
-// `relaxed()` of their shared result type is visible.
 mkc_mkkm::clusterer_by_relaxation!(KammA, KammADiagnostics, "kamm-a", "KAMM-A");
+mkc_mkkm::clusterer_by_relaxation!(KammR, crate::SimpleMkkmDiagnostics, "kamm-r", "KAMM-R");
 mkc_core::clusterer_via_check!(KammRParams, "kamm-r");

@@ -80,7 +80,7 @@
 //! assert!(gamma.violation() < 1e-12);
 //! assert!(fit.objective.windows(2).all(|w| w[1] <= w[0]));
 //! // At the optimum the gradient 2 γ_p tr(Hᵀ K_p H) (Theorem 1) is equal across kernels.
-//! assert!(fit.diagnostics.kkt_residual < 1e-3);
+//! assert!(fit.diagnostics.method.kkt_residual < 1e-3);
 //!
 //! // Restarts share the optimisation: same γ, one k-means per seed.
 //! let runs = SimpleMkkmParams::new().fit_restarts(&data, 3, &[1, 2]);
@@ -105,8 +105,8 @@ mod simplemkkm;
 mod subspace;
 mod update;
 
-pub use avg::{AvgFit, AvgKkm, AvgKkmDiagnostics};
-pub use kamm::{KammA, KammADiagnostics, KammAFit, KammAParams, KammR, KammRParams};
+pub use avg::{AvgFit, AvgKkm, AvgKkmDiagnostics, OneEigensolve};
+pub use kamm::{Alternated, KammA, KammADiagnostics, KammAFit, KammAParams, KammR, KammRParams};
 pub use line_search::{
     Armijo, ArmijoCondition, BracketWidth, GoldenSection, LineSearchResult, Termination,
 };
@@ -116,7 +116,9 @@ pub use mkc_mkkm::params::default_eigen_options;
 pub use mkc_mkkm::preprocess::{self, Preprocessing};
 pub use oracle::Solver;
 pub use params::{AvgParams, LineSearch, SimpleMkkmParams};
-pub use simplemkkm::{SimpleMkkm, SimpleMkkmDiagnostics, SimpleMkkmFit, MIN_DELTA_MAX};
+pub use simplemkkm::{
+    DescentStats, SimpleMkkm, SimpleMkkmDiagnostics, SimpleMkkmFit, MIN_DELTA_MAX,
+};
 
 /// The method API and this crate's methods: `use mkc_simplemkkm::prelude::*;`.
 pub mod prelude {

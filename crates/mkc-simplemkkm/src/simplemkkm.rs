@@ -7,17 +7,17 @@
 //! minimum; at it the gradient `2 γ_p tr(Hᵀ K_p H)` is the same for every kernel with
 //! `γ_p > 0`, i.e. `γ_p ∝ 1 / tr(Hᵀ K_p H)` — which is why the weights are not sparse.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use faer::{Mat, MatRef};
-use mkc_core::{Diagnostics, Result};
+use faer::MatRef;
+use mkc_core::Result;
+use mkc_mkkm::fit::{converged_entry, FamilyDiagnostics, KernelFit, MethodDiagnostics};
 
 use crate::gradient;
 use crate::line_search::{GoldenSection, Termination};
 use crate::objective::Evaluation;
 use crate::oracle::{Oracle, OracleStats};
 use crate::params::{LineSearch, SimpleMkkmParams};
-use crate::preprocess::Prepared;
 use crate::reduced_gradient::kkt_residual;
 
 use crate::update::{update, Iterate, Sense};
@@ -39,27 +39,14 @@ pub struct SimpleMkkm {
     pub(crate) params: SimpleMkkmParams,
 }
 
-/// Diagnostics of a SimpleMKKM run (`Clustering::diagnostics`, [`SimpleMkkmFit::diagnostics`]).
-///
-/// [`Diagnostics::entries`] lists, in this order, `eigensolves`,
-/// `seconds_per_eigensolve`, `optimisation_seconds`, `kkt_residual`, `kernel_matvecs`,
-/// `subspace_expansions` and `converged` (0 or 1), the names of the experiments' run
-/// records.
+/// SimpleMKKM's own diagnostics (beside the family's counts and times in
+/// [`SimpleMkkmDiagnostics`]): the oracle's work, the line searches and the optimality
+/// at the returned γ.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
-pub struct SimpleMkkmDiagnostics {
-    /// Whether `max |Δγ| < tol` was reached before `max_iter` (also
-    /// `Clustering::converged`).
-    pub converged: bool,
-    /// Number of exact top-k eigensolves: with the eigensolver, one per J evaluation
-    /// (including the first); with the subspace solver, the first (cold) solve plus one
-    /// certified Rayleigh–Ritz solve per accepted point (and any fallbacks).
-    pub eigensolves: usize,
-    /// Of which warm-started from an earlier H.
+pub struct DescentStats {
+    /// Of the eigensolves, those warm-started from an earlier H.
     pub warm_eigensolves: usize,
-    /// Total time of the exact eigensolves (subspace solver: including the subspace
-    /// expansions they needed).
-    pub eigen_time: Duration,
     /// Subspace solver: line-search trial points evaluated on the subspace.
     pub projected_evaluations: usize,
     /// Subspace solver: time spent on trial points (including subspace expansions).
@@ -85,12 +72,6 @@ pub struct SimpleMkkmDiagnostics {
     pub matvecs: usize,
     /// Eigensolves done by the dense solver (small n or block-Lanczos fallback).
     pub dense_solves: usize,
-    /// Wall time of the whole optimisation (preprocessing excluded).
-    pub optimisation_time: Duration,
-    /// Wall time of preprocessing (and, through the engine, validation).
-    pub preprocessing_time: Duration,
-    /// γ at the start and after every update.
-    pub gamma_trace: Vec<Vec<f64>>,
     /// J evaluations spent by each line search.
     pub line_search_evaluations: Vec<usize>,
     /// How each line search stopped.
@@ -104,83 +85,77 @@ pub struct SimpleMkkmDiagnostics {
     pub kkt_residual: f64,
 }
 
-impl Diagnostics for SimpleMkkmDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
+impl MethodDiagnostics for DescentStats {
+    fn entries(all: &FamilyDiagnostics<Self>) -> Vec<(String, f64)> {
+        let own = &all.method;
         vec![
-            ("eigensolves".into(), self.eigensolves as f64),
+            ("eigensolves".into(), all.eigensolves as f64),
             (
                 "seconds_per_eigensolve".into(),
-                self.time_per_eigensolve.as_secs_f64(),
+                own.time_per_eigensolve.as_secs_f64(),
             ),
             (
                 "optimisation_seconds".into(),
-                self.optimisation_time.as_secs_f64(),
+                all.optimisation_time.as_secs_f64(),
             ),
-            ("kkt_residual".into(), self.kkt_residual),
-            ("kernel_matvecs".into(), self.kernel_matvecs as f64),
-            (
-                "subspace_expansions".into(),
-                self.subspace_expansions as f64,
-            ),
-            ("converged".into(), f64::from(u8::from(self.converged))),
+            ("kkt_residual".into(), own.kkt_residual),
+            ("kernel_matvecs".into(), own.kernel_matvecs as f64),
+            ("subspace_expansions".into(), own.subspace_expansions as f64),
+            converged_entry(all.converged),
         ]
     }
 }
 
-/// Result of the SimpleMKKM optimisation ([`SimpleMkkm::fit_kernels`]): the weights and
-/// the relaxed partition matrix H, before the seeded k-means.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct SimpleMkkmFit {
-    /// Learned kernel weights γ on the simplex (`K_γ = Σ_p γ_p² K_p`).
-    pub gamma: Vec<f64>,
-    /// Top-k eigenvectors of `K_γ` at the returned γ (n x k).
-    pub h: Mat<f64>,
-    /// J(γ) = tr(Hᵀ K_γ H) at the returned γ (eq. (6)).
-    pub objective: f64,
-    /// The k largest eigenvalues of `K_γ`, descending.
-    pub eigenvalues: Vec<f64>,
-    /// J(γ) at γ = 1/m and after every update (non-increasing).
-    pub objective_trace: Vec<f64>,
-    /// Number of γ updates made (Algorithm 1's loop count).
-    pub iterations: usize,
-    /// Counts, times and traces of the run.
-    pub diagnostics: SimpleMkkmDiagnostics,
-}
+/// Diagnostics of a SimpleMKKM run (`Clustering::diagnostics`, [`SimpleMkkmFit`]'s):
+/// `converged` (`max |Δγ| < tol` before `max_iter`), `eigensolves` (exact top-k
+/// eigensolves: with the eigensolver one per J evaluation, the first included; with the
+/// subspace solver the first cold solve plus one certified Rayleigh–Ritz solve per
+/// accepted point, and any fallbacks), `eigen_time` (their time; subspace solver:
+/// with the expansions they needed), γ at the start and after every update
+/// (`weight_trace`), the times, and the rest in `method` ([`DescentStats`]).
+///
+/// [`Diagnostics::entries`](mkc_core::Diagnostics::entries) lists, in this order,
+/// `eigensolves`, `seconds_per_eigensolve`, `optimisation_seconds`, `kkt_residual`,
+/// `kernel_matvecs`, `subspace_expansions` and `converged` (0 or 1), the names of the
+/// experiments' run records.
+pub type SimpleMkkmDiagnostics = FamilyDiagnostics<DescentStats>;
+
+/// Result of the SimpleMKKM optimisation ([`SimpleMkkm::fit_kernels`]), before the
+/// seeded k-means: γ on the simplex (`K_γ = Σ_p γ_p² K_p`), the top-k eigenvectors H of
+/// `K_γ` at the returned γ, J(γ) (eq. (6)) at γ = 1/m and after every update
+/// (non-increasing; the last, J at the returned γ, is [`KernelFit::objective`]), the
+/// number of γ updates (Algorithm 1's loop count), and in `extra` the k largest
+/// eigenvalues of `K_γ`, descending.
+pub type SimpleMkkmFit = KernelFit<DescentStats, Vec<f64>>;
 
 mkc_mkkm::engine_entry! {
     SimpleMkkm, SimpleMkkmParams => SimpleMkkmFit;
-    /// Algorithm 1 on the base kernels (each n x n, symmetric, finite, same size;
-    /// validated here) for `n_clusters` clusters: the weights γ and the relaxed partition
-    /// matrix H, without the final k-means. This is the deterministic part of
-    /// `Clusterer::fit`, public for callers who want H itself, the full traces, or to
-    /// time the optimisation alone; labels from it are
+    ///
+    /// Algorithm 1; labels from it are
     /// [`labels_from_h_with`](crate::labels_from_h_with)`(h, n_clusters, &params.labels, seed)`.
 }
 
 impl SimpleMkkm {
     /// Algorithm 1 on prepared kernels.
-    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<SimpleMkkmFit> {
-        self.run_in(prepared, n_clusters, Sense::Minimise)
+    fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<SimpleMkkmFit> {
+        self.run_in(views, n_clusters, Sense::Minimise)
     }
 
     /// Algorithm 1 on prepared kernels, descending on J (SimpleMKKM) or ascending
     /// (KAMM-R, [`crate::kamm`]).
     pub(crate) fn run_in(
         &self,
-        prepared: &Prepared<'_>,
+        views: &[MatRef<'_, f64>],
         n_clusters: usize,
         sense: Sense,
     ) -> Result<SimpleMkkmFit> {
         let p = &self.params;
-        let views = prepared.views();
-        let t0 = Instant::now();
-        let mut obj = Oracle::new(&views, n_clusters, p.eigen.clone(), p.warm_start, p.solver)?;
+        let mut obj = Oracle::new(views, n_clusters, p.eigen.clone(), p.warm_start, p.solver)?;
         // Algorithm 1, line 2: γ = 1/m; line 4: H for K_γ; line 5: gradient.
         let m = views.len();
         let gamma = vec![1.0 / m as f64; m];
         let eval = obj.start(&gamma)?;
-        let grad = grad_of(&views, &gamma, &eval)?;
+        let grad = grad_of(views, &gamma, &eval)?;
         let mut run = Descent {
             it: Iterate { gamma, eval, grad },
             trace: Vec::new(),
@@ -189,8 +164,8 @@ impl SimpleMkkm {
             sense,
         };
         run.trace.push(run.it.eval.value);
-        run.diag.gamma_trace.push(run.it.gamma.clone());
-        self.descend(&mut obj, &views, &mut run)?;
+        run.diag.weight_trace.push(run.it.gamma.clone());
+        self.descend(&mut obj, views, &mut run)?;
 
         let Descent {
             it,
@@ -200,19 +175,16 @@ impl SimpleMkkm {
             sense,
         } = run;
         record_stats(&mut diag, &obj.stats());
-        diag.kkt_residual = kkt_residual(&it.gamma, &sense.oriented(&it.grad));
-        diag.gradient = it.grad;
-        diag.optimisation_time = t0.elapsed();
-        diag.preprocessing_time = prepared.time;
-        Ok(SimpleMkkmFit {
-            gamma: it.gamma,
-            h: it.eval.h,
-            objective: it.eval.value,
-            eigenvalues: it.eval.eigenvalues,
-            objective_trace: trace,
+        diag.method.kkt_residual = kkt_residual(&it.gamma, &sense.oriented(&it.grad));
+        diag.method.gradient = it.grad;
+        Ok(SimpleMkkmFit::new(
+            it.gamma,
+            it.eval.h,
+            trace,
             iterations,
-            diagnostics: diag,
-        })
+            diag,
+            it.eval.eigenvalues,
+        ))
     }
 
     /// Algorithm 1's loop (lines 3–7): γ updates until `max |Δγ| < tol` or `max_iter`.
@@ -231,7 +203,7 @@ impl SimpleMkkm {
             if up.retry {
                 // The subspace now holds the eigenvectors at the rejected step: search
                 // again; after two failures with exact (certified) trial values.
-                run.diag.retries += 1;
+                run.diag.method.retries += 1;
                 failures += 1;
                 if failures >= 2 {
                     obj.set_exact_trials(true);
@@ -241,8 +213,11 @@ impl SimpleMkkm {
                 }
             }
             failures = 0;
-            run.diag.line_search_evaluations.push(up.evaluations);
-            run.diag.line_search_terminations.push(up.termination);
+            run.diag.method.line_search_evaluations.push(up.evaluations);
+            run.diag
+                .method
+                .line_search_terminations
+                .push(up.termination);
             let delta = match up.next {
                 Some((gamma, eval)) => {
                     let delta = gamma
@@ -258,11 +233,11 @@ impl SimpleMkkm {
             };
             run.iterations += 1;
             run.trace.push(run.it.eval.value);
-            run.diag.gamma_trace.push(run.it.gamma.clone());
+            run.diag.weight_trace.push(run.it.gamma.clone());
             // Algorithm 1, line 7.
             if delta < p.tol {
                 if delta == 0.0 && p.refine_on_stall && self.refine(&mut ls, &run.it, run.sense) {
-                    run.diag.refinements += 1;
+                    run.diag.method.refinements += 1;
                     continue;
                 }
                 run.diag.converged = true;
@@ -314,30 +289,28 @@ fn grad_of(views: &[MatRef<'_, f64>], gamma: &[f64], eval: &Evaluation) -> Resul
 fn record_stats(diag: &mut SimpleMkkmDiagnostics, os: &OracleStats) {
     let stats = &os.eval;
     diag.eigensolves = stats.eigensolves + os.certified;
-    diag.projected_evaluations = os.projected_evaluations;
-    diag.trial_time = os.trial_time;
-    diag.kernel_matvecs = os.kernel_matvecs;
-    diag.subspace_restarts = os.subspace_restarts;
-    diag.subspace_expansions = os.expansions;
-    diag.certify_matvecs = os.certify_matvecs;
-    diag.trial_cache_hits = os.cache_hits;
-    diag.warm_eigensolves = stats.warm_eigensolves;
+    diag.method.projected_evaluations = os.projected_evaluations;
+    diag.method.trial_time = os.trial_time;
+    diag.method.kernel_matvecs = os.kernel_matvecs;
+    diag.method.subspace_restarts = os.subspace_restarts;
+    diag.method.subspace_expansions = os.expansions;
+    diag.method.certify_matvecs = os.certify_matvecs;
+    diag.method.trial_cache_hits = os.cache_hits;
+    diag.method.warm_eigensolves = stats.warm_eigensolves;
     diag.eigen_time = stats.eigen_time + os.certify_time;
-    diag.time_per_eigensolve = if diag.eigensolves == 0 {
+    diag.method.time_per_eigensolve = if diag.eigensolves == 0 {
         Duration::ZERO
     } else {
         diag.eigen_time / diag.eigensolves as u32
     };
-    diag.combine_time = stats.combine_time;
-    diag.matvecs = stats.matvecs;
-    diag.dense_solves = stats.dense_solves;
+    diag.method.combine_time = stats.combine_time;
+    diag.method.matvecs = stats.matvecs;
+    diag.method.dense_solves = stats.dense_solves;
 }
 
-mkc_mkkm::relaxed_weights_fit!(SimpleMkkmFit, SimpleMkkmDiagnostics);
 mkc_mkkm::clusterer_by_relaxation!(
     SimpleMkkm,
     SimpleMkkmDiagnostics,
     "simplemkkm",
     "SimpleMKKM"
 );
-mkc_mkkm::clusterer_by_relaxation!(crate::KammR, SimpleMkkmDiagnostics, "kamm-r", "KAMM-R");

@@ -32,7 +32,7 @@ fn avg_kkm_is_simplemkkm_first_iterate_and_single_kernels() {
     let labels =
         mkc_simplemkkm::labels_from_h_with(e.h.as_ref(), 3, &Default::default(), 5).unwrap();
     assert_eq!(avg.labels, labels);
-    assert_eq!(avg.objective, [e.objective]);
+    assert_eq!(avg.objective, [e.objective()]);
     // one kernel alone: single-kernel (spectral) kernel k-means, weight 1
     let one = AvgParams::new()
         .fit(&data.select(&[0]).unwrap(), 3, 3)

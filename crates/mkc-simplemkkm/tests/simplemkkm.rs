@@ -40,13 +40,13 @@ fn objective_never_increases_and_gamma_stays_on_the_simplex() {
                 assert!(w[1] <= w[0], "J increased: {tr:?}");
             }
             assert!(tr.last().unwrap() < &tr[0], "no decrease at all: {tr:?}");
-            for g in &fit.diagnostics.gamma_trace {
+            for g in &fit.diagnostics.weight_trace {
                 assert!(on_simplex(g), "{g:?}");
             }
             let w = fit.kernel_weights.as_ref().unwrap();
             assert_eq!(w.constraint, WeightConstraint::Simplex);
             assert!(w.violation() < 1e-9 && on_simplex(&w.values));
-            assert_eq!(w.values, *fit.diagnostics.gamma_trace.last().unwrap());
+            assert_eq!(w.values, *fit.diagnostics.weight_trace.last().unwrap());
             assert!(fit.converged && fit.diagnostics.converged);
         }
     }
@@ -96,13 +96,16 @@ fn returned_gamma_satisfies_first_order_optimality() {
     let gamma = fit.weights().unwrap();
     let d = &fit.diagnostics;
     // KKT of min over the simplex: equal gradients on the support, larger off it.
-    let g = &d.gradient;
+    let g = &d.method.gradient;
     assert!(
-        d.kkt_residual < 1e-4,
+        d.method.kkt_residual < 1e-4,
         "residual {} γ {gamma:?} g {g:?}",
-        d.kkt_residual
+        d.method.kkt_residual
     );
-    assert_eq!(d.kkt_residual, reduced_gradient::kkt_residual(gamma, g));
+    assert_eq!(
+        d.method.kkt_residual,
+        reduced_gradient::kkt_residual(gamma, g)
+    );
     let active: Vec<f64> = g
         .iter()
         .zip(gamma)
@@ -162,10 +165,10 @@ fn warm_and_cold_eigensolves_agree_and_are_counted() {
     let d = &warm.diagnostics;
     assert_eq!(
         d.eigensolves,
-        1 + d.line_search_evaluations.iter().sum::<usize>()
+        1 + d.method.line_search_evaluations.iter().sum::<usize>()
     );
-    assert_eq!(d.warm_eigensolves, d.eigensolves - 1);
-    assert_eq!(cold.diagnostics.warm_eigensolves, 0);
+    assert_eq!(d.method.warm_eigensolves, d.eigensolves - 1);
+    assert_eq!(cold.diagnostics.method.warm_eigensolves, 0);
 }
 
 #[test]
@@ -297,16 +300,20 @@ fn compare_solvers(n: usize, k: usize, spread: &[f64]) {
         );
     }
     assert!(
-        (fast.objective - exact.objective).abs() <= 1e-9 * exact.objective,
+        (fast.objective() - exact.objective()).abs() <= 1e-9 * exact.objective(),
         "{} vs {}",
-        fast.objective,
-        exact.objective
+        fast.objective(),
+        exact.objective()
     );
     for f in [&fast, &exact] {
         assert!(f.diagnostics.converged);
         assert!(f.objective_trace.windows(2).all(|w| w[1] <= w[0]));
         assert!(on_simplex(&f.gamma));
-        assert!(f.diagnostics.kkt_residual < 1e-4, "{:?}", f.diagnostics);
+        assert!(
+            f.diagnostics.method.kkt_residual < 1e-4,
+            "{:?}",
+            f.diagnostics
+        );
     }
     // the returned J, H and gradient are exact: compare with a fresh dense solve
     let kg = mkc_linalg::weighted_sum(
@@ -322,16 +329,16 @@ fn compare_solvers(n: usize, k: usize, spread: &[f64]) {
     let dense = mkc_linalg::eigen::dense_sym(kg.as_ref()).unwrap();
     let top: f64 = dense.values.iter().rev().take(k).sum();
     assert!(
-        (top - fast.objective).abs() <= 1e-9 * top,
+        (top - fast.objective()).abs() <= 1e-9 * top,
         "{top} vs {}",
-        fast.objective
+        fast.objective()
     );
     let i = &fast.diagnostics;
     assert_eq!(
-        i.projected_evaluations,
-        i.line_search_evaluations.iter().sum::<usize>()
+        i.method.projected_evaluations,
+        i.method.line_search_evaluations.iter().sum::<usize>()
     );
-    assert!(i.kernel_matvecs > 0 && i.subspace_expansions > 0);
+    assert!(i.method.kernel_matvecs > 0 && i.method.subspace_expansions > 0);
     // one cold solve, one certified solve at γ = 1/m and one per accepted point (plus
     // rejected steps); far fewer exact solves than the reference path
     let accepted = fast
@@ -340,7 +347,10 @@ fn compare_solvers(n: usize, k: usize, spread: &[f64]) {
         .filter(|w| w[1] < w[0])
         .count();
     assert!(i.eigensolves >= 2 + accepted, "{i:?}");
-    assert!(i.eigensolves <= 2 + fast.iterations + i.retries, "{i:?}");
+    assert!(
+        i.eigensolves <= 2 + fast.iterations + i.method.retries,
+        "{i:?}"
+    );
     assert!(i.eigensolves < exact.diagnostics.eigensolves);
 }
 

@@ -42,8 +42,8 @@ use std::time::{Duration, Instant};
 use faer::{Mat, MatRef};
 use mkc_core::Result;
 
-use crate::alternation::alternate;
-use crate::preprocess::Prepared;
+use crate::alternation::Alternation;
+use crate::fit::{converged_entry, FamilyDiagnostics, KernelFit, MethodDiagnostics, StopRule};
 use crate::simplex_qp::regularised_update;
 
 pub use params::LkamParams;
@@ -59,107 +59,67 @@ pub struct Lkam {
     pub(crate) params: LkamParams,
 }
 
-/// Diagnostics of an LKAM run. [`Diagnostics::entries`](mkc_core::Diagnostics::entries) lists `converged` (0 or 1) and
-/// `neighbourhood_size`.
+/// LKAM's own diagnostics: its neighbourhoods.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
-pub struct LkamDiagnostics {
-    /// Whether the relative change fell below `tol` before `max_iter`.
-    pub converged: bool,
+pub struct LocalAlignment {
     /// `s = round(τ n)`, the size of every neighbourhood.
     pub neighbourhood_size: usize,
-    /// γ at the start and after every QP.
-    pub gamma_trace: Vec<Vec<f64>>,
-    /// Number of top-k eigensolves.
-    pub eigensolves: usize,
-    /// Time spent on the neighbourhoods, A, the localised kernels and HE.
+    /// Time spent on the neighbourhoods, A, the localised kernels and HE (part of the
+    /// optimisation time).
     pub neighbourhood_time: Duration,
-    /// Wall time of the optimisation, neighbourhoods included (preprocessing excluded).
-    pub optimisation_time: Duration,
-    /// Wall time of preprocessing.
-    pub preprocessing_time: Duration,
 }
 
-mkc_core::impl_diagnostics!(LkamDiagnostics {
-    converged,
-    neighbourhood_size
-});
-
-/// Result of the LKAM alternation ([`Lkam::fit_kernels`]), before the seeded k-means.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct LkamFit {
-    /// Kernel weights on the simplex (`K_γ = Σ_p γ_p² K_p`).
-    pub gamma: Vec<f64>,
-    /// Top-k eigenvectors of `(1/n) A ∘ K_γ` for the γ before the last QP, n x k.
-    pub h: Mat<f64>,
-    /// The local regulariser HE (m x m).
-    pub he: Mat<f64>,
-    /// The authors' objective at every iteration (non-increasing).
-    pub objective_trace: Vec<f64>,
-    /// Iterations made.
-    pub iterations: usize,
-    /// Counts, times and traces of the run.
-    pub diagnostics: LkamDiagnostics,
+impl MethodDiagnostics for LocalAlignment {
+    fn entries(all: &FamilyDiagnostics<Self>) -> Vec<(String, f64)> {
+        vec![
+            converged_entry(all.converged),
+            (
+                "neighbourhood_size".into(),
+                all.method.neighbourhood_size as f64,
+            ),
+        ]
+    }
 }
 
-crate::engine_entry! {
-    Lkam, LkamParams => LkamFit;
-    /// LKAM on the base kernels (validated here) for `n_clusters` clusters: the weights
-    /// and H, without the final k-means. The deterministic part of `Clusterer::fit`,
-    /// public for callers who want H, HE or the traces.
-}
+/// Diagnostics of an LKAM run: `converged` (the relative change fell below `tol` before
+/// `max_iter`), the top-k eigensolves, γ at the start and after every QP
+/// (`weight_trace`), the neighbourhoods and the times (the optimisation's includes the
+/// neighbourhoods). Entries: `converged` (0 or 1) and `neighbourhood_size`.
+pub type LkamDiagnostics = FamilyDiagnostics<LocalAlignment>;
+
+/// Result of the LKAM alternation ([`Lkam::fit_kernels`]), before the seeded k-means:
+/// γ on the simplex (`K_γ = Σ_p γ_p² K_p`), the top-k eigenvectors of `(1/n) A ∘ K_γ`
+/// for the γ before the last QP, the authors' objective at every iteration
+/// (non-increasing), and in `extra` the local regulariser HE (m x m).
+pub type LkamFit = KernelFit<LocalAlignment, Mat<f64>>;
+
+crate::engine_entry!(Lkam, LkamParams => LkamFit);
 
 impl Lkam {
-    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<LkamFit> {
+    fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<LkamFit> {
         let p = &self.params;
-        let views = prepared.views();
         let t0 = Instant::now();
         let n = views[0].nrows();
         mkc_core::validate::n_clusters(n_clusters, n, 1)?;
         let s = neighbours::neighbourhood_size(p.tau, n)?;
-        let a = neighbours::count_matrix(&neighbours::neighbourhoods(&views, s));
+        let a = neighbours::count_matrix(&neighbours::neighbourhoods(views, s));
         let local: Vec<Mat<f64>> = views
             .iter()
             .map(|k| neighbours::localised(a.as_ref(), *k))
             .collect();
         drop(a);
         let local_views: Vec<MatRef<'_, f64>> = local.iter().map(|m| m.as_ref()).collect();
-        let he = neighbours::local_regulariser(&local_views, &views)?;
+        let he = neighbours::local_regulariser(&local_views, views)?;
         let neighbourhood_time = t0.elapsed();
         let update = regularised_update(he.as_ref(), p.lambda, p.zero_weight, "LKAM");
-        // The authors' rule: relative change below tol, from the third iteration on.
-        let stop = |tr: &[f64]| match tr {
-            [_, .., prev, value] => ((prev - value) / prev.abs()).abs() < p.tol,
-            _ => false,
+        let alt = Alternation::new("LKAM", &p.eigen, p.max_iter, StopRule::previous(p.tol));
+        let own = LocalAlignment {
+            neighbourhood_size: s,
+            neighbourhood_time,
         };
-        let alt = alternate(
-            "LKAM",
-            &local_views,
-            n_clusters,
-            p.eigen.clone(),
-            p.max_iter,
-            update,
-            stop,
-        )?;
-        Ok(LkamFit {
-            gamma: alt.gamma,
-            h: alt.h,
-            objective_trace: alt.trace,
-            iterations: alt.iterations,
-            diagnostics: LkamDiagnostics {
-                converged: alt.converged,
-                neighbourhood_size: s,
-                gamma_trace: alt.gamma_trace,
-                eigensolves: alt.eigensolves,
-                neighbourhood_time,
-                optimisation_time: t0.elapsed(),
-                preprocessing_time: prepared.time,
-            },
-            he,
-        })
+        Ok(alt.run(&local_views, n_clusters, update)?.with(own, he))
     }
 }
 
-crate::relaxed_weights_fit!(LkamFit, LkamDiagnostics);
 crate::clusterer_by_relaxation!(Lkam, LkamDiagnostics, "lkam", "LKAM");

@@ -163,9 +163,9 @@ fn trace_never_increases_and_h_is_the_local_top_k() {
         assert!(fit.iterations >= 3, "{tr:?}");
         assert!((fit.gamma.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         assert_eq!(
-            fit.diagnostics.neighbourhood_size,
+            fit.diagnostics.method.neighbourhood_size,
             (tau * 40.0_f64).round() as usize
         );
-        assert!(fit.he[(0, 1)] == fit.he[(1, 0)]);
+        assert!(fit.extra[(0, 1)] == fit.extra[(1, 0)]);
     }
 }

@@ -25,7 +25,7 @@
 //!   central solution and ours may differ (and with them the next H).
 //! - The weights reported ([`mkc_core::KernelWeights`], on the simplex) are the mean
 //!   gating weight of each kernel over the samples (columns means of the final Θ); Θ
-//!   itself is in [`LmkkmFit::theta`].
+//!   itself is in the fit's `extra` ([`LmkkmFit`]).
 //! - Kernels centred and scaled to unit diagonal first (the SimpleMKKM experiments'
 //!   `kcenter`, `knorm`; LMKKM itself does none); labels by k-means on the
 //!   row-normalised H ([`crate::labels`]), as the SimpleMKKM authors score it.
@@ -51,11 +51,11 @@ use std::time::{Duration, Instant};
 
 use faer::reborrow::ReborrowMut;
 use faer::{Mat, MatMut, MatRef};
-use mkc_core::{validate, Diagnostics, Error, Result, WeightConstraint};
+use mkc_core::{validate, Error, Result, WeightConstraint};
 use rayon::prelude::*;
 
+use crate::fit::{converged_entry, FamilyDiagnostics, KernelFit, MethodDiagnostics};
 use crate::objective::Objective;
-use crate::preprocess::Prepared;
 use gating::{GatingOperator, GatingSolver};
 
 crate::family_params! {
@@ -97,59 +97,45 @@ pub struct Lmkkm {
     pub(crate) params: LmkkmParams,
 }
 
-/// Diagnostics of an LMKKM run. [`Diagnostics::entries`] lists `converged` (every QP
-/// reached `qp_tol`), `qp_iterations` and `qp_residual`.
+/// LMKKM's own diagnostics: the Θ-step QPs.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
-pub struct LmkkmDiagnostics {
-    /// Whether every Θ-step QP reached `qp_tol` (the alternation itself has no test).
-    pub converged: bool,
+pub struct GatingSteps {
     /// FISTA iterations of every Θ step.
     pub qp_iterations: Vec<usize>,
     /// The largest final projected-gradient step over the Θ steps.
     pub qp_residual: f64,
-    /// Number of eigensolves.
-    pub eigensolves: usize,
-    /// Time forming K_Θ and in the eigensolver.
-    pub eigen_time: Duration,
     /// Time in the Θ steps.
     pub qp_time: Duration,
-    /// Wall time (preprocessing excluded).
-    pub optimisation_time: Duration,
-    /// Wall time of preprocessing.
-    pub preprocessing_time: Duration,
 }
 
-impl Diagnostics for LmkkmDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
+impl MethodDiagnostics for GatingSteps {
+    fn entries(all: &FamilyDiagnostics<Self>) -> Vec<(String, f64)> {
+        let qp = &all.method;
         vec![
-            ("converged".into(), f64::from(u8::from(self.converged))),
+            converged_entry(all.converged),
             (
                 "qp_iterations".into(),
-                self.qp_iterations.iter().sum::<usize>() as f64,
+                qp.qp_iterations.iter().sum::<usize>() as f64,
             ),
-            ("qp_residual".into(), self.qp_residual),
+            ("qp_residual".into(), qp.qp_residual),
         ]
     }
 }
 
-/// Result of the LMKKM alternation ([`Lmkkm::fit_kernels`]), before the k-means.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct LmkkmFit {
-    /// The gating weights Θ (n x P, rows on the simplex) after the last Θ step.
-    pub theta: Mat<f64>,
-    /// Mean gating weight of each kernel (column means of Θ).
-    pub gamma: Vec<f64>,
-    /// H of the last iteration (top-k eigenvectors of K_Θ before the last Θ step).
-    pub h: Mat<f64>,
-    /// `tr(K_Θ (I − HHᵀ))` after each Θ step.
-    pub objective_trace: Vec<f64>,
-    /// Alternations made.
-    pub iterations: usize,
-    /// Counts, times and traces of the run.
-    pub diagnostics: LmkkmDiagnostics,
-}
+/// Diagnostics of an LMKKM run: `converged` (every Θ-step QP reached `qp_tol`; the
+/// alternation itself has no test), the eigensolves, the time forming K_Θ and in the
+/// eigensolver (`eigen_time`), the mean gating weights at the start and after every Θ
+/// step (`weight_trace`), the QPs and the times. Entries: `converged`,
+/// `qp_iterations` (summed) and `qp_residual`.
+pub type LmkkmDiagnostics = FamilyDiagnostics<GatingSteps>;
+
+/// Result of the LMKKM alternation ([`Lmkkm::fit_kernels`]), before the k-means: the
+/// mean gating weight of each kernel (column means of Θ) in `gamma`, H of the last
+/// iteration (top-k eigenvectors of K_Θ before the last Θ step), `tr(K_Θ (I − HHᵀ))`
+/// after each Θ step, and in `extra` the gating weights Θ (n x P, rows on the simplex)
+/// after the last Θ step.
+pub type LmkkmFit = KernelFit<GatingSteps, Mat<f64>>;
 
 /// `out = K_Θ = Σ_m (θ_m θ_mᵀ) ∘ K_m`, formed in place: the lower triangle column by
 /// column (in parallel), then mirrored, so the result is exactly symmetric (the upper
@@ -184,30 +170,30 @@ pub fn gated_kernel_into(
     Ok(())
 }
 
-crate::engine_entry! {
-    Lmkkm, LmkkmParams => LmkkmFit;
-    /// LMKKM on the base kernels (validated here) for `n_clusters` clusters: Θ and H,
-    /// without the final k-means (the deterministic part of `Clusterer::fit`).
-}
+crate::engine_entry!(Lmkkm, LmkkmParams => LmkkmFit);
 
 impl Lmkkm {
-    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<LmkkmFit> {
+    fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<LmkkmFit> {
         let p = &self.params;
-        let views = prepared.views();
-        let t0 = Instant::now();
         let (n, m) = (views[0].nrows(), views.len());
         let solver = GatingSolver {
             tol: p.qp_tol,
             max_iter: p.qp_max_iter,
             ..GatingSolver::default()
         };
-        let mut obj = Objective::new(&views, n_clusters, p.eigen.clone(), true)?;
+        let mut obj = Objective::new(views, n_clusters, p.eigen.clone(), true)?;
         let mut theta = Mat::from_fn(n, m, |_, _| 1.0 / m as f64);
         let mut h: Option<Mat<f64>> = None;
         let mut lipschitz = None;
         let mut trace = Vec::with_capacity(p.iterations);
+        let column_means = |theta: &Mat<f64>| -> Vec<f64> {
+            (0..m)
+                .map(|c| (0..n).map(|i| theta[(i, c)]).sum::<f64>() / n as f64)
+                .collect()
+        };
         let mut diag = LmkkmDiagnostics {
             converged: true,
+            weight_trace: vec![column_means(&theta)],
             ..LmkkmDiagnostics::default()
         };
         for _ in 0..p.iterations {
@@ -216,36 +202,38 @@ impl Lmkkm {
             };
             let eval = obj.evaluate_with(fill, h.as_ref().map(|m| m.as_ref()))?;
             let tq = Instant::now();
-            let op = GatingOperator::new(&views, eval.h.as_ref());
+            let op = GatingOperator::new(views, eval.h.as_ref());
             let sol = solver.solve(&op, theta.as_ref(), lipschitz)?;
             lipschitz = Some(sol.lipschitz);
-            diag.qp_time += tq.elapsed();
-            diag.qp_iterations.push(sol.iterations);
-            diag.qp_residual = diag.qp_residual.max(sol.residual);
+            let qp = &mut diag.method;
+            qp.qp_time += tq.elapsed();
+            qp.qp_iterations.push(sol.iterations);
+            qp.qp_residual = qp.qp_residual.max(sol.residual);
             diag.converged &= sol.converged;
             trace.push(sol.value);
             theta = sol.theta;
+            diag.weight_trace.push(column_means(&theta));
             h = Some(eval.h);
         }
         let h = h.ok_or_else(|| Error::numerical("LMKKM", "no iteration was run"))?;
         let stats = obj.stats();
         diag.eigensolves = stats.eigensolves;
         diag.eigen_time = stats.eigen_time + stats.combine_time;
-        diag.optimisation_time = t0.elapsed();
-        diag.preprocessing_time = prepared.time;
-        let gamma = (0..m)
-            .map(|c| (0..n).map(|i| theta[(i, c)]).sum::<f64>() / n as f64)
-            .collect();
         Ok(LmkkmFit {
-            theta,
-            gamma,
+            gamma: diag.weight_trace.last().cloned().unwrap_or_default(),
             h,
             iterations: trace.len(),
             objective_trace: trace,
             diagnostics: diag,
+            extra: theta,
         })
     }
 }
 
-crate::relaxed_weights_fit!(LmkkmFit, LmkkmDiagnostics, WeightConstraint::Simplex);
-crate::clusterer_by_relaxation!(Lmkkm, LmkkmDiagnostics, "lmkkm", "LMKKM");
+crate::clusterer_by_relaxation!(
+    Lmkkm,
+    LmkkmDiagnostics,
+    "lmkkm",
+    "LMKKM",
+    WeightConstraint::Simplex
+);

@@ -44,13 +44,13 @@ pub mod projection;
 #[cfg(test)]
 mod tests;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use faer::{Mat, MatRef};
-use mkc_core::{Diagnostics, Error, Result};
+use mkc_core::{Error, Result};
 
+use crate::fit::{converged_entry, FamilyDiagnostics, KernelFit, MethodDiagnostics, StopRule};
 use crate::mkkm_mir::regularisation_matrix;
-use crate::preprocess::Prepared;
 use crate::simplex_qp::{quadratic_form, simplex_weights};
 use projection::{neighbourhood_kernel, Neighbourhood};
 
@@ -69,69 +69,58 @@ pub struct Onkc {
     pub(crate) params: OnkcParams,
 }
 
-/// Diagnostics of an ONKC run. [`Diagnostics::entries`] lists `converged` (0 or 1),
-/// `eigendecompositions`, `seconds_per_iteration` and `rank` (of the final G).
+/// ONKC's own diagnostics: the G-steps' projections.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
-pub struct OnkcDiagnostics {
-    /// Whether the relative change fell below `tol` before `max_iter`.
-    pub converged: bool,
+pub struct Projections {
     /// Full eigendecompositions made (G-steps with [`Projection::Dense`] or a rank of G
     /// above n/6; the other G-steps use block Lanczos).
     pub eigendecompositions: usize,
-    /// Their total time.
-    pub eigen_time: Duration,
     /// Rank of G after every G-step (eigenvalues kept by the projection).
     pub rank_trace: Vec<usize>,
-    /// γ at the start and after every γ-step.
-    pub gamma_trace: Vec<Vec<f64>>,
-    /// Wall time of the optimisation (preprocessing excluded).
-    pub optimisation_time: Duration,
-    /// Wall time of preprocessing.
-    pub preprocessing_time: Duration,
 }
 
-impl Diagnostics for OnkcDiagnostics {
-    fn entries(&self) -> Vec<(String, f64)> {
-        let iters = self.gamma_trace.len().saturating_sub(1).max(1) as f64;
+impl MethodDiagnostics for Projections {
+    fn entries(all: &FamilyDiagnostics<Self>) -> Vec<(String, f64)> {
+        let iters = all.weight_trace.len().saturating_sub(1).max(1) as f64;
+        let own = &all.method;
         vec![
-            ("converged".into(), f64::from(u8::from(self.converged))),
-            (
-                "eigendecompositions".into(),
-                self.eigendecompositions as f64,
-            ),
+            converged_entry(all.converged),
+            ("eigendecompositions".into(), own.eigendecompositions as f64),
             (
                 "seconds_per_iteration".into(),
-                self.optimisation_time.as_secs_f64() / iters,
+                all.optimisation_time.as_secs_f64() / iters,
             ),
             (
                 "rank".into(),
-                self.rank_trace.last().copied().unwrap_or(0) as f64,
+                own.rank_trace.last().copied().unwrap_or(0) as f64,
             ),
         ]
     }
 }
 
-/// Result of the ONKC optimisation ([`Onkc::fit_kernels`]), before the seeded k-means.
+/// Diagnostics of an ONKC run: `converged` (the relative change fell below `tol`
+/// before `max_iter`), the G-steps (`eigensolves`: all of them, dense or low-rank;
+/// `eigen_time`: their time), γ at the start and after every γ-step (`weight_trace`),
+/// the projections and the times. Entries: `converged` (0 or 1),
+/// `eigendecompositions`, `seconds_per_iteration` and `rank` (of the final G).
+pub type OnkcDiagnostics = FamilyDiagnostics<Projections>;
+
+/// What ONKC computes besides γ and H ([`OnkcFit`]'s `extra`).
 #[derive(Clone, Debug)]
 #[non_exhaustive]
-pub struct OnkcFit {
-    /// Kernel weights on the simplex (`K_γ = Σ_p γ_p K_p`).
-    pub gamma: Vec<f64>,
-    /// The H of the last iteration (top-k eigenvectors of the G before the last G-step,
-    /// as the authors return), n x k.
-    pub h: Mat<f64>,
+pub struct Neighbourhoods {
     /// The optimal neighbourhood kernel G of the last iteration.
     pub g: Mat<f64>,
     /// `M_pq = tr(K_p K_q)` of the preprocessed kernels.
     pub m: Mat<f64>,
-    /// The objective after every iteration (non-increasing).
-    pub objective_trace: Vec<f64>,
-    /// Iterations made.
-    pub iterations: usize,
-    /// Counts, times and traces of the run.
-    pub diagnostics: OnkcDiagnostics,
 }
+
+/// Result of the ONKC optimisation ([`Onkc::fit_kernels`]), before the seeded k-means:
+/// γ on the simplex (`K_γ = Σ_p γ_p K_p`), the H of the last iteration (top-k
+/// eigenvectors of the G before the last G-step, as the authors return), the objective
+/// after every iteration (non-increasing), and G and M in `extra`.
+pub type OnkcFit = KernelFit<Projections, Neighbourhoods>;
 
 /// The ONKC objective `tr(G (I − HHᵀ)) + (ρ/2) ‖G − K_γ‖²_F + (λ/2) γᵀ M γ`, with the
 /// combined kernel `k_gamma = Σ_p γ_p K_p` given.
@@ -166,29 +155,16 @@ struct State {
     k_gamma: Mat<f64>,
 }
 
+crate::engine_entry!(Onkc, OnkcParams => OnkcFit);
+
 impl Onkc {
-    /// The parameters.
-    pub fn params(&self) -> &OnkcParams {
-        &self.params
-    }
-
-    /// ONKC on the base kernels (validated here) for `n_clusters` clusters: the weights,
-    /// H and G, without the final k-means. The deterministic part of `Clusterer::fit`,
-    /// public for callers who want H, G or the traces.
-    pub fn fit_kernels(&self, kernels: &[MatRef<'_, f64>], n_clusters: usize) -> Result<OnkcFit> {
-        let prepared = Prepared::new(kernels, &self.params.preprocessing)?;
-        self.run(&prepared, n_clusters)
-    }
-
-    fn run(&self, prepared: &Prepared<'_>, n_clusters: usize) -> Result<OnkcFit> {
+    fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<OnkcFit> {
         let p = &self.params;
-        let views = prepared.views();
-        let t0 = Instant::now();
         let n = views[0].nrows();
         mkc_core::validate::n_clusters(n_clusters, n, 1)?;
-        let reg = regularisation_matrix(&views)?;
+        let reg = regularisation_matrix(views)?;
         let mut diag = OnkcDiagnostics::default();
-        let mut st = self.start(&views, n_clusters, &mut diag)?;
+        let mut st = self.start(views, n_clusters, &mut diag)?;
         let q = Mat::from_fn(reg.nrows(), reg.ncols(), |i, j| {
             (p.rho + p.lambda) * reg[(i, j)]
         });
@@ -201,7 +177,7 @@ impl Onkc {
                 .map(|k| Ok(-p.rho * mkc_linalg::frobenius_inner(*k, st.nb.g.as_ref())?))
                 .collect::<Result<Vec<f64>>>()?;
             st.gamma = simplex_weights(q.as_ref(), &c, Some(&st.gamma), p.zero_weight, "ONKC")?;
-            mkc_linalg::weighted_sum_into(st.k_gamma.as_mut(), &st.gamma, &views)?;
+            mkc_linalg::weighted_sum_into(st.k_gamma.as_mut(), &st.gamma, views)?;
             st.nb = self.g_step(&st, n_clusters, &mut diag)?;
             let value = objective(
                 st.nb.g.as_ref(),
@@ -213,24 +189,19 @@ impl Onkc {
                 p.lambda,
             )?;
             trace.push(value);
-            diag.gamma_trace.push(st.gamma.clone());
-            if let [.., prev, last] = trace[..] {
-                if trace.len() >= 3 && ((prev - last) / prev.abs()).abs() < p.tol {
-                    diag.converged = true;
-                    break;
-                }
+            diag.weight_trace.push(st.gamma.clone());
+            if StopRule::previous(p.tol).holds(&trace) {
+                diag.converged = true;
+                break;
             }
         }
-        diag.optimisation_time = t0.elapsed();
-        diag.preprocessing_time = prepared.time;
         Ok(OnkcFit {
             gamma: st.gamma,
             h: st.h,
-            g: st.nb.g,
-            m: reg,
             iterations: trace.len(),
             objective_trace: trace,
             diagnostics: diag,
+            extra: Neighbourhoods { g: st.nb.g, m: reg },
         })
     }
 
@@ -247,7 +218,7 @@ impl Onkc {
         let mut k_gamma = Mat::zeros(n, n);
         mkc_linalg::weighted_sum_into(k_gamma.as_mut(), &gamma, views)?;
         let h = mkc_linalg::eigen::top_k(k_gamma.as_ref(), k, &self.params.eigen)?.vectors;
-        diag.gamma_trace.push(gamma.clone());
+        diag.weight_trace.push(gamma.clone());
         let mut st = State {
             gamma,
             nb: Neighbourhood {
@@ -268,7 +239,7 @@ impl Onkc {
     fn g_step(&self, st: &State, k: usize, diag: &mut OnkcDiagnostics) -> Result<Neighbourhood> {
         let t = Instant::now();
         let p = &self.params;
-        let hint = diag.rank_trace.last().copied().unwrap_or(0);
+        let hint = diag.method.rank_trace.last().copied().unwrap_or(0);
         let nb = neighbourhood_kernel(
             st.k_gamma.as_ref(),
             st.h.as_ref(),
@@ -279,11 +250,11 @@ impl Onkc {
             &p.eigen,
         )?;
         diag.eigen_time += t.elapsed();
-        diag.eigendecompositions += usize::from(nb.dense);
-        diag.rank_trace.push(nb.rank);
+        diag.eigensolves += 1;
+        diag.method.eigendecompositions += usize::from(nb.dense);
+        diag.method.rank_trace.push(nb.rank);
         Ok(nb)
     }
 }
 
-crate::relaxed_weights_fit!(OnkcFit, OnkcDiagnostics);
 crate::clusterer_by_relaxation!(Onkc, OnkcDiagnostics, "onkc", "ONKC");

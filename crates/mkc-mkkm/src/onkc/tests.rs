@@ -298,8 +298,8 @@ fn trace_never_increases_and_weights_stay_on_the_simplex() {
         assert!(fit.iterations >= 3, "{tr:?}");
         assert!((fit.gamma.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         assert!(fit.gamma.iter().all(|&g| g >= 0.0));
-        assert_eq!(fit.diagnostics.rank_trace.len(), fit.iterations + 1);
-        assert_eq!(fit.diagnostics.gamma_trace.len(), fit.iterations + 1);
+        assert_eq!(fit.diagnostics.method.rank_trace.len(), fit.iterations + 1);
+        assert_eq!(fit.diagnostics.weight_trace.len(), fit.iterations + 1);
     }
 }
 

@@ -1,0 +1,242 @@
+//! The one result type of the family ([`KernelFit`]) and its diagnostics
+//! ([`FamilyDiagnostics`]): what every method (and SimpleMKKM, Avg-KKM and KAMM in
+//! `mkc-simplemkkm`) computes before the seeded k-means — kernel weights, the relaxed
+//! partition matrix H, the objective trace, the iterations, the shared counts and
+//! times — with the method's own quantities in two typed places (`extra` on the fit,
+//! `method` in the diagnostics). Each method names its instance (`MkkmFit`,
+//! `OnkcFit`, …), so the docs of those aliases say what the weights and the objective
+//! are for that method.
+
+use std::time::{Duration, Instant};
+
+use faer::Mat;
+use mkc_core::{Diagnostics, KernelWeights, WeightConstraint};
+
+use crate::preprocess::Prepared;
+use crate::restarts::{shared_timings, Relaxed};
+
+/// The deterministic part of a family method's fit (`fit_kernels`), before the seeded
+/// k-means. `X` is the method's own part of the diagnostics, `E` whatever else the
+/// method computed (its regulariser, the optimal kernel G, the gating weights, …).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct KernelFit<X = (), E = ()> {
+    /// The kernel weights (γ, θ or β of the method's docs), on the method's constraint.
+    pub gamma: Vec<f64>,
+    /// The relaxed partition matrix H (n x k, orthonormal columns) the labels come from.
+    pub h: Mat<f64>,
+    /// The method's objective at every iteration (at least one value).
+    pub objective_trace: Vec<f64>,
+    /// Iterations made.
+    pub iterations: usize,
+    /// Counts, times and traces of the run.
+    pub diagnostics: FamilyDiagnostics<X>,
+    /// What else the method computed (see the method's `…Fit` alias).
+    pub extra: E,
+}
+
+/// Diagnostics of a family method (`Clustering::diagnostics`): the counts and times
+/// every method reports, the weights after every update, and the method's own part.
+/// [`Diagnostics::entries`] is [`MethodDiagnostics::entries`] (default: `converged`
+/// as 0 or 1, as the experiments' run records hold it).
+#[derive(Clone, Debug, Default, PartialEq)]
+#[non_exhaustive]
+pub struct FamilyDiagnostics<X = ()> {
+    /// Whether the method's stopping rule held before its iteration cap (also
+    /// `Clustering::converged`).
+    pub converged: bool,
+    /// Number of top-k eigensolves.
+    pub eigensolves: usize,
+    /// Total time of the eigensolves.
+    pub eigen_time: Duration,
+    /// Wall time of the optimisation (preprocessing excluded).
+    pub optimisation_time: Duration,
+    /// Wall time of preprocessing.
+    pub preprocessing_time: Duration,
+    /// The weights at the start and after every update.
+    pub weight_trace: Vec<Vec<f64>>,
+    /// The method's own counts and traces.
+    pub method: X,
+}
+
+/// The method's own part of [`FamilyDiagnostics`]: what it lists as run-record
+/// entries and the name of its optimisation phase in the timings.
+pub trait MethodDiagnostics:
+    std::fmt::Debug + Clone + Default + PartialEq + Send + Sync + 'static
+{
+    /// The name of the optimisation phase in `Clustering::timings`.
+    const PHASE: &'static str = "weights";
+
+    /// The entries of the whole diagnostics. Default: `converged` alone.
+    fn entries(all: &FamilyDiagnostics<Self>) -> Vec<(String, f64)> {
+        vec![converged_entry(all.converged)]
+    }
+}
+
+impl MethodDiagnostics for () {}
+
+/// The `("converged", 0 or 1)` entry.
+pub fn converged_entry(converged: bool) -> (String, f64) {
+    ("converged".into(), f64::from(u8::from(converged)))
+}
+
+impl<X: MethodDiagnostics> Diagnostics for FamilyDiagnostics<X> {
+    fn entries(&self) -> Vec<(String, f64)> {
+        X::entries(self)
+    }
+}
+
+impl<X: MethodDiagnostics> FamilyDiagnostics<X> {
+    /// Stamp the optimisation time (since `t0`) and the preprocessing time.
+    pub fn timed(&mut self, t0: Instant, prepared: &Prepared<'_>) {
+        self.optimisation_time = t0.elapsed();
+        self.preprocessing_time = prepared.time;
+    }
+}
+
+impl<X: MethodDiagnostics, E> KernelFit<X, E> {
+    /// A fit from its parts (for methods outside this crate).
+    pub fn new(
+        gamma: Vec<f64>,
+        h: Mat<f64>,
+        objective_trace: Vec<f64>,
+        iterations: usize,
+        diagnostics: FamilyDiagnostics<X>,
+        extra: E,
+    ) -> Self {
+        Self {
+            gamma,
+            h,
+            objective_trace,
+            iterations,
+            diagnostics,
+            extra,
+        }
+    }
+
+    /// The last value of the objective trace.
+    pub fn objective(&self) -> f64 {
+        self.objective_trace.last().copied().unwrap_or(f64::NAN)
+    }
+
+    /// The same fit with the method's own diagnostics and extra results.
+    pub fn with<Y, F>(self, method: Y, extra: F) -> KernelFit<Y, F> {
+        let d = self.diagnostics;
+        KernelFit {
+            gamma: self.gamma,
+            h: self.h,
+            objective_trace: self.objective_trace,
+            iterations: self.iterations,
+            diagnostics: FamilyDiagnostics {
+                converged: d.converged,
+                eigensolves: d.eigensolves,
+                eigen_time: d.eigen_time,
+                optimisation_time: d.optimisation_time,
+                preprocessing_time: d.preprocessing_time,
+                weight_trace: d.weight_trace,
+                method,
+            },
+            extra,
+        }
+    }
+
+    /// The result without labels (for [`crate::restarts::seeded`]): the weights on
+    /// `constraint`, timings `"preprocess"` and the method's phase.
+    pub fn relaxed(self, constraint: WeightConstraint) -> Relaxed<FamilyDiagnostics<X>> {
+        let d = self.diagnostics;
+        Relaxed {
+            h: self.h,
+            weights: KernelWeights::new(self.gamma, constraint),
+            objective: self.objective_trace,
+            iterations: self.iterations,
+            converged: d.converged,
+            timings: shared_timings(d.preprocessing_time, X::PHASE, d.optimisation_time),
+            diagnostics: d,
+        }
+    }
+}
+
+/// Where the relative change of a stopping rule is measured from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RelativeTo {
+    /// `|obj_{t−1} − obj_t| / |obj_{t−1}|` (the authors of MKKM-MiR, LKAM, ONKC, LF-MVC).
+    Previous,
+    /// `|obj_{t−1} − obj_t| / |obj_t|` (MKKM's baseline code, KAMM-A).
+    Current,
+}
+
+/// The stopping rule of the family: the relative change of the objective below `tol`,
+/// asked once the trace holds at least `from` values (2: from the second iteration on;
+/// 3: "after the third iteration", as the authors of MKKM-MiR, LKAM, ONKC and LF-MVC).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StopRule {
+    /// The tolerance on the relative change.
+    pub tol: f64,
+    /// The fewest values of the trace before the rule is asked.
+    pub from: usize,
+    /// What the change is relative to.
+    pub relative_to: RelativeTo,
+}
+
+impl StopRule {
+    /// Relative to `obj_t`, from the second iteration on (MKKM's baseline code, KAMM-A).
+    pub fn current(tol: f64) -> Self {
+        Self {
+            tol,
+            from: 2,
+            relative_to: RelativeTo::Current,
+        }
+    }
+
+    /// Relative to `obj_{t−1}`, from the third iteration on (the authors of MKKM-MiR,
+    /// LKAM, ONKC and LF-MVC).
+    pub fn previous(tol: f64) -> Self {
+        Self {
+            tol,
+            from: 3,
+            relative_to: RelativeTo::Previous,
+        }
+    }
+
+    /// Whether the rule holds on `trace`.
+    pub fn holds(&self, trace: &[f64]) -> bool {
+        let [.., prev, value] = trace else {
+            return false;
+        };
+        let scale = match self.relative_to {
+            RelativeTo::Previous => prev,
+            RelativeTo::Current => value,
+        };
+        trace.len() >= self.from.max(2) && ((prev - value) / scale).abs() < self.tol
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stop_rule_measures_the_relative_change() {
+        let prev = StopRule::previous(0.1);
+        // |10 − 9.5| / 10 = 0.05 < 0.1, but only two values yet.
+        assert!(!prev.holds(&[10.0, 9.5]));
+        assert!(prev.holds(&[11.0, 10.0, 9.5]));
+        assert!(!prev.holds(&[11.0, 10.0, 8.0]));
+        let cur = StopRule::current(0.1);
+        // |1 − 0.95| / 0.95 ≈ 0.0526; |2 − 1.85| / 1.85 ≈ 0.081; |1 − 0.9| / 0.9 ≈ 0.111.
+        assert!(cur.holds(&[1.0, 0.95]) && cur.holds(&[2.0, 1.85]));
+        assert!(!cur.holds(&[1.0, 0.9]) && !cur.holds(&[1.0]));
+        // A negative previous value: the magnitude of the ratio counts.
+        assert!(prev.holds(&[0.0, -10.0, -9.5]));
+        assert!(!prev.holds(&[f64::INFINITY, 1.0, f64::NAN]));
+    }
+
+    #[test]
+    fn entries_default_to_converged() {
+        let d = FamilyDiagnostics::<()> {
+            converged: true,
+            ..Default::default()
+        };
+        assert_eq!(d.entries(), vec![("converged".to_string(), 1.0)]);
+    }
+}
