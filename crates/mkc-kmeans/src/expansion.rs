@@ -211,13 +211,8 @@ mod tests {
     /// dimensions with and without a remainder and row counts off the SIMD block.
     #[test]
     fn seed_dists_equal_the_per_pair_formula() {
-        let mut s = 3u64;
-        let mut next = || {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (s >> 11) as f64 / (1u64 << 53) as f64 - 0.3
-        };
+        let mut lcg = crate::lcg(3);
+        let mut next = || (lcg() >> 11) as f64 / (1u64 << 53) as f64 - 0.3;
         for (n, d) in [
             (1, 1),
             (5, 3),

@@ -133,9 +133,7 @@ impl KernelKMeans {
         n_clusters: usize,
         seed: u64,
     ) -> Result<KernelKMeansFit> {
-        // validate::kernel's checks and errors, tiled (its symmetry pass reads the upper
-        // triangle with stride n)
-        mkc_linalg::check_kernel("kernel", k)?;
+        validate::kernel("kernel", k)?;
         self.fit_valid(k, n_clusters, seed)
     }
 

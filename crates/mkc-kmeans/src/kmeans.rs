@@ -342,13 +342,8 @@ mod tests {
     #[test]
     fn pruned_assignment_equals_the_exhaustive_scan() {
         let (n, d, k) = (300, 19, 12);
-        let mut s = 11u64;
-        let mut next = || {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (s >> 33) as usize
-        };
+        let mut lcg = crate::lcg(11);
+        let mut next = || (lcg() >> 33) as usize;
         // Small integers: many exactly equal distances.
         let rows: Vec<f64> = (0..n * d).map(|_| (next() % 3) as f64).collect();
         let centres: Vec<f64> = (0..k * d).map(|_| (next() % 3) as f64).collect();
@@ -382,13 +377,8 @@ mod tests {
     #[test]
     fn gemm_assignment_matches_the_exact_one() {
         let (n, d, k) = (257, 37, GEMM_MIN_K + 3);
-        let mut s = 5u64;
-        let mut next = || {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (s >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut lcg = crate::lcg(5);
+        let mut next = || (lcg() >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
         let rows: Vec<f64> = (0..n * d).map(|_| next()).collect();
         let centres: Vec<f64> = (0..k * d).map(|_| next()).collect();
         let (mut l1, mut d1) = (vec![0; n], vec![0.0; n]);

@@ -92,6 +92,19 @@ pub use spectral::{
     normalize_rows_and_cluster, Spectral, SpectralDiagnostics, SpectralFit, SpectralParams,
 };
 
+/// A small deterministic generator for unit tests (Knuth's MMIX linear congruential
+/// generator): every call returns the next state.
+#[cfg(test)]
+pub(crate) fn lcg(seed: u64) -> impl FnMut() -> u64 {
+    let mut s = seed;
+    move || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        s
+    }
+}
+
 /// The method API and this crate's methods: `use mkc_kmeans::prelude::*;`.
 pub mod prelude {
     pub use crate::{

@@ -261,13 +261,8 @@ mod tests {
     }
 
     fn lcg(seed: u64) -> impl FnMut() -> f64 {
-        let mut s = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        move || {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (s >> 11) as f64 / (1u64 << 53) as f64
-        }
+        let mut next = crate::lcg(seed.wrapping_add(0x9E37_79B9_7F4A_7C15));
+        move || (next() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// Noisy block-diagonal affinity: blocks of the given sizes, within-block

@@ -9,7 +9,7 @@ use mkc_core::{Error, Result};
 /// is read after validation). Each eigenvector is signed so that its largest-magnitude
 /// entry (lowest index on ties) is positive.
 pub fn dense_sym(a: MatRef<'_, f64>) -> Result<EigenPairs> {
-    crate::check::symmetric_matrix("a", a)?;
+    crate::check::check_kernel("a", a)?;
     let n = a.nrows();
     dense_select(a, n, Which::Bottom)
 }

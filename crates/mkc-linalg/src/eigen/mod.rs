@@ -83,83 +83,74 @@ pub(crate) enum Which {
     Bottom,
 }
 
-/// The k largest eigenpairs of the symmetric matrix `a`, values descending.
-///
-/// Errors: `a` empty, non-square, non-finite or non-symmetric (relative tolerance
-/// `mkc_core::validate::SYMMETRY_RTOL`); k = 0 or k > n; invalid options;
-/// `NotConverged` only when n > `dense_fallback_max_n` and `max_iter` was reached.
-pub fn top_k(a: MatRef<'_, f64>, k: usize, opts: &EigenOptions) -> Result<EigenPairs> {
-    solve_matrix(a, k, None, Which::Top, opts)
+/// A top-end and a bottom-end entry point with the same arguments (then `opts`), calling
+/// `$solve(input, (k, start, Which::Top | Which::Bottom), opts)`.
+macro_rules! top_and_bottom {
+    ($(#[$td:meta])* fn $top:ident; $(#[$bd:meta])* fn $bottom:ident;
+     ($($arg:ident: $ty:ty),*) => $solve:ident($input:expr; $k:expr, $start:expr)) => {
+        $(#[$td])*
+        pub fn $top($($arg: $ty,)* opts: &EigenOptions) -> Result<EigenPairs> {
+            $solve($input, ($k, $start, Which::Top), opts)
+        }
+        $(#[$bd])*
+        pub fn $bottom($($arg: $ty,)* opts: &EigenOptions) -> Result<EigenPairs> {
+            $solve($input, ($k, $start, Which::Bottom), opts)
+        }
+    };
 }
 
-/// The k smallest eigenpairs of the symmetric matrix `a`, values ascending (e.g. the
-/// spectral embedding of a graph Laplacian). Errors as [`top_k`].
-pub fn bottom_k(a: MatRef<'_, f64>, k: usize, opts: &EigenOptions) -> Result<EigenPairs> {
-    solve_matrix(a, k, None, Which::Bottom, opts)
+top_and_bottom! {
+    /// The k largest eigenpairs of the symmetric matrix `a`, values descending.
+    ///
+    /// Errors: `a` empty, non-square, non-finite or non-symmetric (relative tolerance
+    /// `mkc_core::validate::SYMMETRY_RTOL`); k = 0 or k > n; invalid options;
+    /// `NotConverged` only when n > `dense_fallback_max_n` and `max_iter` was reached.
+    fn top_k;
+    /// The k smallest eigenpairs of the symmetric matrix `a`, values ascending (e.g. the
+    /// spectral embedding of a graph Laplacian). Errors as [`top_k`].
+    fn bottom_k;
+    (a: MatRef<'_, f64>, k: usize) => solve_matrix(a; k, None)
 }
 
-/// [`top_k`] with k = `start.ncols()`, started from the basis `start` (n x k, e.g. the
-/// eigenvectors of a slightly different matrix). Converges in a few block steps when
-/// `start` is close to the wanted invariant subspace. `start` need not be orthonormal;
-/// a rank-deficient `start` is completed with seeded random vectors.
-pub fn top_k_warm(
-    a: MatRef<'_, f64>,
-    start: MatRef<'_, f64>,
-    opts: &EigenOptions,
-) -> Result<EigenPairs> {
-    solve_matrix(a, start.ncols(), Some(start), Which::Top, opts)
+top_and_bottom! {
+    /// [`top_k`] with k = `start.ncols()`, started from the basis `start` (n x k, e.g. the
+    /// eigenvectors of a slightly different matrix). Converges in a few block steps when
+    /// `start` is close to the wanted invariant subspace. `start` need not be orthonormal;
+    /// a rank-deficient `start` is completed with seeded random vectors.
+    fn top_k_warm;
+    /// [`bottom_k`] started from `start` (n x k); see [`top_k_warm`].
+    fn bottom_k_warm;
+    (a: MatRef<'_, f64>, start: MatRef<'_, f64>) => solve_matrix(a; start.ncols(), Some(start))
 }
 
-/// [`bottom_k`] started from `start` (n x k); see [`top_k_warm`].
-pub fn bottom_k_warm(
-    a: MatRef<'_, f64>,
-    start: MatRef<'_, f64>,
-    opts: &EigenOptions,
-) -> Result<EigenPairs> {
-    solve_matrix(a, start.ncols(), Some(start), Which::Bottom, opts)
+top_and_bottom! {
+    /// [`top_k`] for a matrix-free operator, optionally warm-started (`start`: n x k).
+    /// The operator is trusted to be symmetric.
+    fn top_k_op;
+    /// [`bottom_k`] for a matrix-free operator; see [`top_k_op`].
+    fn bottom_k_op;
+    (op: &dyn SymOperator, k: usize, start: Option<MatRef<'_, f64>>) => solve_op(op; k, start)
 }
 
-/// [`top_k`] for a matrix-free operator, optionally warm-started (`start`: n x k).
-/// The operator is trusted to be symmetric.
-pub fn top_k_op(
-    op: &dyn SymOperator,
-    k: usize,
-    start: Option<MatRef<'_, f64>>,
-    opts: &EigenOptions,
-) -> Result<EigenPairs> {
-    solve_op(op, k, start, Which::Top, opts)
-}
-
-/// [`bottom_k`] for a matrix-free operator; see [`top_k_op`].
-pub fn bottom_k_op(
-    op: &dyn SymOperator,
-    k: usize,
-    start: Option<MatRef<'_, f64>>,
-    opts: &EigenOptions,
-) -> Result<EigenPairs> {
-    solve_op(op, k, start, Which::Bottom, opts)
-}
+/// What is asked of a solver: k pairs, an optional start basis, which end.
+type Request<'a> = (usize, Option<MatRef<'a, f64>>, Which);
 
 fn solve_matrix(
     a: MatRef<'_, f64>,
-    k: usize,
-    start: Option<MatRef<'_, f64>>,
-    which: Which,
+    (k, start, which): Request<'_>,
     opts: &EigenOptions,
 ) -> Result<EigenPairs> {
     let opts = opts.check()?;
-    let n = crate::check::symmetric_matrix("a", a)?;
+    let n = crate::check::check_kernel("a", a)?;
     check_k_start(n, k, start)?;
-    lanczos_or_dense(&a, k, start, which, &opts, || {
+    lanczos_or_dense(&a, (k, start, which), &opts, || {
         dense::dense_select(a, k, which)
     })
 }
 
 fn solve_op(
     op: &dyn SymOperator,
-    k: usize,
-    start: Option<MatRef<'_, f64>>,
-    which: Which,
+    (k, start, which): Request<'_>,
     opts: &EigenOptions,
 ) -> Result<EigenPairs> {
     let opts = opts.check()?;
@@ -168,19 +159,18 @@ fn solve_op(
         return Err(Error::input("op", "operator of dimension 0"));
     }
     check_k_start(n, k, start)?;
-    lanczos_or_dense(op, k, start, which, &opts, || {
+    lanczos_or_dense(op, (k, start, which), &opts, || {
         dense::dense_operator(op, k, which)
     })
 }
 
-/// Block Lanczos on `op` (inputs already checked), or `dense()` when the plan says the
-/// dense solver is cheaper, or, for n ≤ `dense_fallback_max_n`, when Lanczos reaches
-/// `max_iter` (then `info.fell_back` is set).
+/// Block Lanczos on `op` for the k pairs at `which` end (inputs already checked, `start`
+/// optional), or `dense()` when the plan says the dense solver is cheaper, or, for
+/// n ≤ `dense_fallback_max_n`, when Lanczos reaches `max_iter` (then `info.fell_back`
+/// is set).
 fn lanczos_or_dense(
     op: &dyn SymOperator,
-    k: usize,
-    start: Option<MatRef<'_, f64>>,
-    which: Which,
+    (k, start, which): Request<'_>,
     opts: &EigenOptions,
     dense: impl Fn() -> Result<EigenPairs>,
 ) -> Result<EigenPairs> {

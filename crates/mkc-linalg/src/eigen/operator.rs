@@ -70,10 +70,10 @@ impl<'a> WeightedKernelSum<'a> {
         }
         validate::len("coeffs", coeffs.len(), kernels.len())?;
         validate::finite_slice("coeffs", coeffs)?;
-        let n = crate::check::symmetric_matrix("kernels[0]", kernels[0])?;
+        let n = crate::check::check_kernel("kernels[0]", kernels[0])?;
         for (p, k) in kernels.iter().enumerate().skip(1) {
             validate::dims(&format!("kernels[{p}]"), *k, n, n)?;
-            crate::check::symmetric_matrix(&format!("kernels[{p}]"), *k)?;
+            crate::check::check_kernel(&format!("kernels[{p}]"), *k)?;
         }
         Ok(WeightedKernelSum {
             coeffs: coeffs.to_vec(),
