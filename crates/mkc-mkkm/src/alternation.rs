@@ -83,20 +83,12 @@ impl<'a> Alternation<'a> {
             }
         }
         let h = h.ok_or_else(|| Error::numerical(method, "no iteration was run"))?;
-        let stats = obj.stats();
-        Ok(KernelFit {
-            gamma,
-            h,
-            iterations: trace.len(),
-            objective_trace: trace,
-            diagnostics: FamilyDiagnostics {
-                converged,
-                eigensolves: stats.eigensolves,
-                eigen_time: stats.eigen_time,
-                weight_trace,
-                ..FamilyDiagnostics::default()
-            },
-            extra: (),
-        })
+        let mut diag = FamilyDiagnostics {
+            converged,
+            weight_trace,
+            ..FamilyDiagnostics::default()
+        };
+        diag.count(obj.stats());
+        Ok(KernelFit::per_value(gamma, h, trace, diag, ()))
     }
 }

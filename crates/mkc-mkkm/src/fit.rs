@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use faer::Mat;
 use mkc_core::{Diagnostics, KernelWeights, WeightConstraint};
 
+use crate::objective::EvalStats;
 use crate::preprocess::Prepared;
 use crate::restarts::{shared_timings, Relaxed};
 
@@ -87,6 +88,12 @@ impl<X: MethodDiagnostics> Diagnostics for FamilyDiagnostics<X> {
 }
 
 impl<X: MethodDiagnostics> FamilyDiagnostics<X> {
+    /// Record the eigensolves of an [`Objective`](crate::Objective) and their time.
+    pub fn count(&mut self, stats: &EvalStats) {
+        self.eigensolves = stats.eigensolves;
+        self.eigen_time = stats.eigen_time;
+    }
+
     /// Stamp the optimisation time (since `t0`) and the preprocessing time.
     pub fn timed(&mut self, t0: Instant, prepared: &Prepared<'_>) {
         self.optimisation_time = t0.elapsed();
@@ -112,6 +119,18 @@ impl<X: MethodDiagnostics, E> KernelFit<X, E> {
             diagnostics,
             extra,
         }
+    }
+
+    /// A fit with one iteration per value of `objective_trace`.
+    pub fn per_value(
+        gamma: Vec<f64>,
+        h: Mat<f64>,
+        objective_trace: Vec<f64>,
+        diagnostics: FamilyDiagnostics<X>,
+        extra: E,
+    ) -> Self {
+        let iterations = objective_trace.len();
+        Self::new(gamma, h, objective_trace, iterations, diagnostics, extra)
     }
 
     /// The last value of the objective trace.

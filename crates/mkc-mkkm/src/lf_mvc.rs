@@ -158,19 +158,10 @@ pub(crate) fn inner(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> f64 {
 
 /// `Aᵀ B`.
 fn at_b(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
-    let mut out = Mat::<f64>::zeros(a.ncols(), b.ncols());
-    matmul(
-        out.as_mut(),
-        Accum::Replace,
-        a.transpose(),
-        b,
-        1.0,
-        Par::Seq,
-    );
-    out
+    a_b(a.transpose(), b)
 }
 
-/// `A B`.
+/// `A B` (sequential: the same bits for any number of threads).
 fn a_b(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
     let mut out = Mat::<f64>::zeros(a.nrows(), b.ncols());
     matmul(out.as_mut(), Accum::Replace, a, b, 1.0, Par::Seq);
@@ -256,21 +247,13 @@ impl LfMvc {
                 break;
             }
         }
-        let stats = obj.stats();
-        diag.eigensolves = stats.eigensolves;
-        diag.eigen_time = stats.eigen_time;
-        Ok(LfMvcFit {
-            gamma: beta,
-            h,
-            iterations: trace.len(),
-            objective_trace: trace,
-            diagnostics: diag,
-            extra: LatePartitions {
-                base,
-                h0,
-                rotations,
-            },
-        })
+        diag.count(obj.stats());
+        let parts = LatePartitions {
+            base,
+            h0,
+            rotations,
+        };
+        Ok(LfMvcFit::per_value(beta, h, trace, diag, parts))
     }
 }
 

@@ -133,17 +133,8 @@ impl MkkmMm {
                 break;
             }
         }
-        let stats = obj.stats();
-        diag.eigensolves = stats.eigensolves;
-        diag.eigen_time = stats.eigen_time;
-        Ok(MkkmMmFit {
-            gamma: theta,
-            h: eval.h,
-            iterations: trace.len(),
-            objective_trace: trace,
-            diagnostics: diag,
-            extra: (),
-        })
+        diag.count(obj.stats());
+        Ok(MkkmMmFit::per_value(theta, eval.h, trace, diag, ()))
     }
 }
 

@@ -120,10 +120,8 @@ impl<'a> Objective<'a> {
         start: Option<MatRef<'_, f64>>,
     ) -> Result<Evaluation> {
         mkc_core::validate::len("gamma", gamma.len(), self.kernels.len())?;
-        for (c, g) in self.coeffs.iter_mut().zip(gamma) {
-            *c = g * g;
-        }
-        self.solve(start)
+        let squares: Vec<f64> = gamma.iter().map(|g| g * g).collect();
+        self.evaluate_linear(&squares, start)
     }
 
     /// As [`Objective::evaluate`] but with the combination coefficients given directly:

@@ -219,14 +219,8 @@ impl Lmkkm {
         let stats = obj.stats();
         diag.eigensolves = stats.eigensolves;
         diag.eigen_time = stats.eigen_time + stats.combine_time;
-        Ok(LmkkmFit {
-            gamma: diag.weight_trace.last().cloned().unwrap_or_default(),
-            h,
-            iterations: trace.len(),
-            objective_trace: trace,
-            diagnostics: diag,
-            extra: theta,
-        })
+        let gamma = diag.weight_trace.last().cloned().unwrap_or_default();
+        Ok(LmkkmFit::per_value(gamma, h, trace, diag, theta))
     }
 }
 

@@ -195,14 +195,8 @@ impl Onkc {
                 break;
             }
         }
-        Ok(OnkcFit {
-            gamma: st.gamma,
-            h: st.h,
-            iterations: trace.len(),
-            objective_trace: trace,
-            diagnostics: diag,
-            extra: Neighbourhoods { g: st.nb.g, m: reg },
-        })
+        let extra = Neighbourhoods { g: st.nb.g, m: reg };
+        Ok(OnkcFit::per_value(st.gamma, st.h, trace, diag, extra))
     }
 
     /// Step 1: γ = 1/m, H = top-k eigenvectors of `K_γ`, G for them.
