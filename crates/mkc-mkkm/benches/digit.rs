@@ -15,10 +15,9 @@ mod common;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use faer::Mat;
 use mkc_mkkm::prelude::*;
 
-const K: usize = 10;
+use common::K;
 
 /// The family's methods with their defaults, by registry name.
 fn methods() -> Vec<Box<dyn DynClusterer>> {
@@ -34,29 +33,15 @@ fn methods() -> Vec<Box<dyn DynClusterer>> {
 }
 
 fn bench(c: &mut Criterion) {
-    let Some((views, truth)) = common::digit_views() else {
+    let Some((kernels, truth)) = common::table_kernels() else {
         return;
     };
-    let kernels: Vec<Mat<f64>> = views
-        .iter()
-        .map(|x| common::kernel(x, common::TABLE_RECIPE))
-        .collect();
     let data = KernelSet::new(&kernels).expect("Digit kernels");
     let mut g = c.benchmark_group("mkkm_family_digit");
     g.sample_size(10).measurement_time(Duration::from_secs(5));
     for m in methods() {
         let fit = m.fit_dyn(&data, K, 0).expect("fit");
-        let opt = fit.timings.get("weights") + fit.timings.get("eigensolve");
-        let acc = mkc_metrics::accuracy(&truth, &fit.labels).unwrap_or(f64::NAN);
-        eprintln!(
-            "{:>9}: {} iterations, wall {:.2} s, optimisation {:.2} s ({:.3} s per iteration), ACC {:.1}",
-            m.name(),
-            fit.iterations,
-            fit.timings.wall(),
-            opt,
-            opt / fit.iterations.max(1) as f64,
-            100.0 * acc
-        );
+        eprintln!("{}", common::fit_line(m.name(), &fit, &truth));
         g.bench_function(m.name(), |b| {
             b.iter(|| m.fit_dyn(&data, K, 0).expect("fit"))
         });

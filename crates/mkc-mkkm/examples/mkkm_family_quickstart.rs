@@ -8,37 +8,17 @@
 //! ```
 //! The data directory is `MKC_DATA_DIR`, else `./data` (run from the repository root).
 
-use mkc_data::preprocess::{z_score, StdDev};
-use mkc_data::{DataDir, Features, Registry};
-use mkc_kernels::{KernelSpec, Width};
+#[path = "../../mkc-simplemkkm/examples/common/mod.rs"]
+mod common;
+
 use mkc_mkkm::prelude::*;
 
 fn main() -> Result<()> {
-    let dir = DataDir::resolve(None);
-    let registry = Registry::load_default()?;
-    if !registry.status("mfeat", &dir)?.is_present() {
-        eprintln!("mfeat is not in {}: set MKC_DATA_DIR", dir.root.display());
+    // One kernel per view: features z-scored, Gaussian with σ = the median distance.
+    let Some((kernels, truth)) = common::table_kernels() else {
         return Ok(());
-    }
-    let ds = registry.load("mfeat", &dir)?;
-    let Features::Views(views) = &ds.features else {
-        return Err(Error::input("mfeat", "expected one matrix per view"));
     };
-
-    // One kernel per view: features z-scored, Gaussian with σ = median distance.
-    let gaussian = KernelSpec::Gaussian {
-        width: Width::MedianRatio { ratio: 1.0 },
-    };
-    let mut kernels = Vec::new();
-    for (_, x) in views
-        .iter()
-        .filter(|(v, _)| ["fac", "fou", "kar"].contains(&v.as_str()))
-    {
-        let mut x = x.clone();
-        z_score(&mut x, StdDev::Population);
-        kernels.extend(mkc_kernels::build(x.as_ref(), &[gaussian], &[])?);
-    }
-    let data = KernelSet::new(&kernels)?;
+    let data = common::named_set(&kernels)?;
 
     // Every method centres the kernels and scales them to unit diagonal first.
     let methods: Vec<Box<dyn DynClusterer>> = vec![
@@ -49,16 +29,13 @@ fn main() -> Result<()> {
         Box::new(LmkkmParams::new()),
     ];
     for m in &methods {
-        let fit = m.fit_dyn(&data, ds.n_classes(), 0)?;
-        let scores = mkc_metrics::score_all(&ds.labels, &fit.labels)?;
+        let fit = m.fit_dyn(&data, common::K, 0)?;
         println!(
-            "{:>8}: weights {:.3?}, {} iterations, ACC {:.1} NMI {:.1} purity {:.1}",
+            "{:>8}: weights {:.3?}, {} iterations, {}",
             m.name(),
             fit.weights().unwrap_or_default(),
             fit.iterations,
-            100.0 * scores.acc,
-            100.0 * scores.nmi_max,
-            100.0 * scores.purity
+            common::scores(&truth, &fit.labels)?
         );
     }
     Ok(())

@@ -24,14 +24,7 @@ fn report<D: Diagnostics>(
     truth: &[usize],
     secs: f64,
 ) {
-    let runs: Vec<_> = runs
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|e| panic!("{name}: {e}")))
-        .collect();
-    let scores: Vec<_> = runs
-        .iter()
-        .map(|r| mkc_metrics::score_all(truth, &r.labels).unwrap())
-        .collect();
+    let (runs, scores) = common::scored_runs(name, runs, truth);
     let mean = |f: fn(&mkc_metrics::Scores) -> f64| {
         100.0 * scores.iter().map(f).sum::<f64>() / scores.len() as f64
     };
@@ -64,37 +57,26 @@ fn main() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(default)
     };
-    let Some((views, truth)) = common::digit_views() else {
+    let Some((kernels, truth)) = common::table_kernels() else {
         return;
     };
-    let kernels: Vec<_> = views
-        .iter()
-        .map(|x| common::kernel(x, common::TABLE_RECIPE))
-        .collect();
     let data = KernelSet::new(&kernels).expect("valid kernels");
     let seeds: Vec<u64> = (0..runs).collect();
     let (rho, lambda) = (after("onkc", 0, 1.0), after("onkc", 1, 1.0));
-    let t = Instant::now();
-    let fits = OnkcParams::new()
-        .rho(rho)
-        .lambda(lambda)
-        .fit_restarts(&data, 10, &seeds);
-    report(
-        &format!("ONKC ρ = {rho}, λ = {lambda}"),
-        fits,
-        &truth,
-        t.elapsed().as_secs_f64(),
-    );
-    let (lambda, tau) = (after("lkam", 0, 1.0), after("lkam", 1, 0.5));
-    let t = Instant::now();
-    let fits = LkamParams::new()
-        .lambda(lambda)
-        .tau(tau)
-        .fit_restarts(&data, 10, &seeds);
-    report(
-        &format!("LKAM λ = {lambda}, τ = {tau}"),
-        fits,
-        &truth,
-        t.elapsed().as_secs_f64(),
-    );
+    let (lkam_lambda, tau) = (after("lkam", 0, 1.0), after("lkam", 1, 0.5));
+    let methods: Vec<(String, Box<dyn DynClusterer>)> = vec![
+        (
+            format!("ONKC ρ = {rho}, λ = {lambda}"),
+            Box::new(OnkcParams::new().rho(rho).lambda(lambda)),
+        ),
+        (
+            format!("LKAM λ = {lkam_lambda}, τ = {tau}"),
+            Box::new(LkamParams::new().lambda(lkam_lambda).tau(tau)),
+        ),
+    ];
+    for (label, m) in &methods {
+        let t = Instant::now();
+        let fits = m.fit_restarts_dyn(&data, common::K, &seeds);
+        report(label, fits, &truth, t.elapsed().as_secs_f64());
+    }
 }

@@ -40,8 +40,8 @@ fn bench(c: &mut Criterion) {
     let i = &fit.diagnostics;
     eprintln!(
         "SimpleMKKM on Digit ({recipe}): {} iterations, {} exact eigensolves ({:.2?} each), {} trial points ({} from the trial cache), {} subspace expansions ({} kernel matvecs), optimisation {:.2?}, γ = {:.4?}",
-        fit.iterations, i.eigensolves, i.time_per_eigensolve, i.projected_evaluations, i.trial_cache_hits,
-        i.subspace_expansions, i.kernel_matvecs, i.optimisation_time, fit.gamma
+        fit.iterations, i.eigensolves, i.method.time_per_eigensolve, i.method.projected_evaluations, i.method.trial_cache_hits,
+        i.method.subspace_expansions, i.method.kernel_matvecs, i.optimisation_time, fit.gamma
     );
     let mut g = c.benchmark_group("simplemkkm_digit");
     g.sample_size(10);

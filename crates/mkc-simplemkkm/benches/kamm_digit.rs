@@ -11,19 +11,14 @@
 mod common;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use faer::Mat;
 use mkc_simplemkkm::prelude::*;
 
-const K: usize = 10;
+use common::K;
 
 fn bench(c: &mut Criterion) {
-    let Some((views, truth)) = common::digit_views() else {
+    let Some((kernels, truth)) = common::table_kernels() else {
         return;
     };
-    let kernels: Vec<Mat<f64>> = views
-        .iter()
-        .map(|x| common::kernel(x, common::TABLE_RECIPE))
-        .collect();
     let data = KernelSet::new(&kernels).expect("Digit kernels");
     let methods: Vec<Box<dyn DynClusterer>> =
         vec![Box::new(KammRParams::new()), Box::new(KammAParams::new())];
@@ -31,16 +26,10 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     for m in &methods {
         let fit = m.fit_dyn(&data, K, 0).expect("fit");
-        let opt = fit.timings.get("weights");
-        let acc = mkc_metrics::accuracy(&truth, &fit.labels).unwrap_or(f64::NAN);
+        let gamma = fit.weights().unwrap_or(&[]);
         eprintln!(
-            "{:>7}: {} iterations, wall {:.2} s, optimisation {opt:.2} s ({:.3} s per iteration), ACC {:.1}, γ = {:.3?}",
-            m.name(),
-            fit.iterations,
-            fit.timings.wall(),
-            opt / fit.iterations.max(1) as f64,
-            100.0 * acc,
-            fit.weights().unwrap_or(&[]),
+            "{}, γ = {gamma:.3?}",
+            common::fit_line(m.name(), &fit, &truth)
         );
         g.bench_function(m.name(), |b| {
             b.iter(|| m.fit_dyn(&data, K, 0).expect("fit"))

@@ -25,7 +25,7 @@ use mkc_simplemkkm::{
     GoldenSection, LineSearch, Preprocessing, SimpleMkkmDiagnostics, SimpleMkkmFit, Solver,
 };
 
-const K: usize = 10;
+use common::K;
 
 fn env<T: std::str::FromStr>(name: &str) -> Option<T> {
     std::env::var(name).ok().and_then(|v| v.parse().ok())
@@ -65,14 +65,7 @@ fn report<D>(
     runs: Vec<mkc_core::Result<Clustering<D>>>,
     truth: &[usize],
 ) -> Clustering<D> {
-    let runs: Vec<_> = runs
-        .into_iter()
-        .map(|r| r.unwrap_or_else(|e| panic!("{name}: {e}")))
-        .collect();
-    let scores: Vec<_> = runs
-        .iter()
-        .map(|r| mkc_metrics::score_all(truth, &r.labels).unwrap())
-        .collect();
+    let (runs, scores) = common::scored_runs(name, runs, truth);
     let col =
         |f: fn(&mkc_metrics::Scores) -> f64| mean_std(&scores.iter().map(f).collect::<Vec<_>>());
     let (a, b, c) = (col(|s| s.acc), col(|s| s.nmi_max), col(|s| s.purity));
@@ -115,11 +108,12 @@ fn optimise(params: &SimpleMkkmParams, kernels: &[Mat<f64>]) -> (SimpleMkkmFit, 
     (fit, cpu)
 }
 
-fn print_optimisation(gamma: &[f64], trace: &[f64], i: &SimpleMkkmDiagnostics, cpu: Option<f64>) {
+fn print_optimisation(gamma: &[f64], trace: &[f64], d: &SimpleMkkmDiagnostics, cpu: Option<f64>) {
+    let i = &d.method;
     let cpu = cpu.map_or(String::new(), |c| format!(", {c:.2} s CPU"));
     println!(
         "  SimpleMKKM: γ = {gamma:.4?}, J = {:.6}, {} iterations, {} eigensolves ({} dense, {} matvecs, {:.2?} each), forming K_γ {:.2?}, optimisation {:.2?} wall{cpu}, KKT residual {:.1e}, converged {}",
-        trace.last().copied().unwrap_or(f64::NAN), trace.len() - 1, i.eigensolves, i.dense_solves, i.matvecs, i.time_per_eigensolve, i.combine_time, i.optimisation_time, i.kkt_residual, i.converged
+        trace.last().copied().unwrap_or(f64::NAN), trace.len() - 1, d.eigensolves, i.dense_solves, i.matvecs, i.time_per_eigensolve, i.combine_time, d.optimisation_time, i.kkt_residual, d.converged
     );
     println!(
         "    subspace: {} trial points ({} from the cache) in {:.2?}, {} expansions, {} kernel matvecs ({} certifying), {} restarts, {} retries; line-search evaluations {:?}",

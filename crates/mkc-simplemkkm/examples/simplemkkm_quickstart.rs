@@ -7,42 +7,19 @@
 //! ```
 //! The data directory is `MKC_DATA_DIR`, else `./data` (run from the repository root).
 
-use mkc_data::preprocess::{z_score, StdDev};
-use mkc_data::{DataDir, Features, Registry};
-use mkc_kernels::{KernelSpec, Width};
+mod common;
+
 use mkc_simplemkkm::prelude::*;
 
 fn main() -> Result<()> {
-    let dir = DataDir::resolve(None);
-    let registry = Registry::load_default()?;
-    if !registry.status("mfeat", &dir)?.is_present() {
-        eprintln!("mfeat is not in {}: set MKC_DATA_DIR", dir.root.display());
+    // One kernel per view: features z-scored, Gaussian with σ = the median distance.
+    let Some((kernels, truth)) = common::table_kernels() else {
         return Ok(());
-    }
-    let ds = registry.load("mfeat", &dir)?;
-    let Features::Views(views) = &ds.features else {
-        return Err(Error::input("mfeat", "expected one matrix per view"));
     };
-
-    // One kernel per view: features z-scored, Gaussian with σ = median distance.
-    let gaussian = KernelSpec::Gaussian {
-        width: Width::MedianRatio { ratio: 1.0 },
-    };
-    let mut kernels = Vec::new();
-    let mut names = Vec::new();
-    for (name, x) in views
-        .iter()
-        .filter(|(v, _)| ["fac", "fou", "kar"].contains(&v.as_str()))
-    {
-        let mut x = x.clone();
-        z_score(&mut x, StdDev::Population);
-        kernels.extend(mkc_kernels::build(x.as_ref(), &[gaussian], &[])?);
-        names.push(name.clone());
-    }
-    let data = KernelSet::new(&kernels)?.with_names(names)?;
+    let data = common::named_set(&kernels)?;
 
     // SimpleMKKM (centring and unit diagonal are its default preprocessing).
-    let fit = SimpleMkkmParams::new().fit(&data, ds.n_classes(), 0)?;
+    let fit = SimpleMkkmParams::new().fit(&data, common::K, 0)?;
     let gamma = fit
         .kernel_weights
         .as_ref()
@@ -57,12 +34,6 @@ fn main() -> Result<()> {
         fit.final_objective().unwrap_or(f64::NAN),
         fit.iterations
     );
-    let scores = mkc_metrics::score_all(&ds.labels, &fit.labels)?;
-    println!(
-        "ACC {:.1}%  NMI {:.1}%  purity {:.1}%",
-        100.0 * scores.acc,
-        100.0 * scores.nmi_max,
-        100.0 * scores.purity
-    );
+    println!("{}", common::scores(&truth, &fit.labels)?);
     Ok(())
 }
