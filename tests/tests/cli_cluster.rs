@@ -39,6 +39,21 @@ fn lines(path: &std::path::Path) -> Vec<String> {
         .collect()
 }
 
+/// `mkc WORDS… FLAG PATH…`: the words split at white space, then each flag (none when
+/// empty) with its path (paths are not split: they may hold spaces); returns the exit
+/// code.
+fn mkc(words: &str, paths: &[(&str, &std::path::Path)]) -> i32 {
+    let mut args: Vec<String> = std::iter::once("mkc")
+        .chain(words.split_whitespace())
+        .map(String::from)
+        .collect();
+    for (flag, path) in paths {
+        args.extend((!flag.is_empty()).then(|| flag.to_string()));
+        args.push(path.display().to_string());
+    }
+    mkc_cli::run_cli(args)
+}
+
 /// `mkc cluster --method M --dataset D --recipe R --out OUT [--report REPORT] EXTRA…` on the
 /// committed data; returns the exit code.
 fn cluster(
@@ -50,30 +65,13 @@ fn cluster(
     extra: &[&str],
 ) -> i32 {
     let data = common::committed_data();
-    let mut args: Vec<String> = [
-        "mkc",
-        "cluster",
-        "--method",
-        method,
-        "--dataset",
-        dataset,
-        "--recipe",
-        recipe,
-    ]
-    .iter()
-    .map(|a| a.to_string())
-    .collect();
-    args.extend([
-        "--out".into(),
-        out.display().to_string(),
-        "--data-dir".into(),
-        data.display().to_string(),
-    ]);
-    if let Some(r) = report {
-        args.extend(["--report".into(), r.display().to_string()]);
-    }
-    args.extend(extra.iter().map(|a| a.to_string()));
-    mkc_cli::run_cli(args)
+    let mut paths = vec![("--out", out), ("--data-dir", data.as_path())];
+    paths.extend(report.map(|r| ("--report", r)));
+    let words = format!(
+        "cluster --method {method} --dataset {dataset} --recipe {recipe} {}",
+        extra.join(" ")
+    );
+    mkc(&words, &paths)
 }
 
 /// `mkc cluster --method kkm` on Ionosphere (one Gaussian kernel), 2 clusters, seed 3.
@@ -126,14 +124,8 @@ fn cluster_ionosphere_and_check_accuracy_independently() {
     assert_eq!(lines(&out2), pred);
 
     // mkc score agrees.
-    let code = mkc_cli::run_cli([
-        "mkc",
-        "score",
-        "--truth",
-        data.join("bundle/ionosphere/labels.csv").to_str().unwrap(),
-        "--pred",
-        out.to_str().unwrap(),
-    ]);
+    let truth = data.join("bundle/ionosphere/labels.csv");
+    let code = mkc("score", &[("--truth", &truth), ("--pred", &out)]);
     assert_eq!(code, 0);
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -213,18 +205,10 @@ fn user_errors_give_nonzero_exit_codes() {
 fn kernels_command_writes_npy_files() {
     let dir = common::temp_dir("kernels");
     let data = common::committed_data();
-    let code = mkc_cli::run_cli([
-        "mkc",
-        "kernels",
-        "--dataset",
-        "ionosphere",
-        "--recipe",
-        "gauss10-range",
-        "--out",
-        dir.to_str().unwrap(),
-        "--data-dir",
-        data.to_str().unwrap(),
-    ]);
+    let code = mkc(
+        "kernels --dataset ionosphere --recipe gauss10-range",
+        &[("--out", &dir), ("--data-dir", &data)],
+    );
     assert_eq!(code, 0);
     let k = mkc_data::npy::read(dir.join("K10.npy")).unwrap();
     assert_eq!((k.nrows(), k.ncols()), (351, 351));
@@ -232,46 +216,16 @@ fn kernels_command_writes_npy_files() {
     let a = dir.join("a.csv");
     let b = dir.join("b.csv");
     let k3 = dir.join("K3.npy");
-    assert_eq!(
-        mkc_cli::run_cli([
-            "mkc",
-            "cluster",
-            "-m",
-            "kkm",
-            "--kernel",
-            k3.to_str().unwrap(),
-            "-k",
-            "2",
-            "--seed",
-            "5",
-            "-o",
-            a.to_str().unwrap()
-        ]),
-        0
+    let from_file = mkc(
+        "cluster -m kkm -k 2 --seed 5",
+        &[("--kernel", &k3), ("-o", &a)],
     );
-    assert_eq!(
-        mkc_cli::run_cli([
-            "mkc",
-            "cluster",
-            "-m",
-            "kkm",
-            "--dataset",
-            "ionosphere",
-            "--recipe",
-            "gauss10-range",
-            "--kernel-index",
-            "3",
-            "-k",
-            "2",
-            "--seed",
-            "5",
-            "-o",
-            b.to_str().unwrap(),
-            "--data-dir",
-            data.to_str().unwrap(),
-        ]),
-        0
+    assert_eq!(from_file, 0);
+    let from_dataset = mkc(
+        "cluster -m kkm --dataset ionosphere --recipe gauss10-range --kernel-index 3 -k 2 --seed 5",
+        &[("-o", &b), ("--data-dir", &data)],
     );
+    assert_eq!(from_dataset, 0);
     assert_eq!(lines(&a), lines(&b));
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -304,17 +258,15 @@ ionosphere = { x = "70.1 ± 0.5" }
     );
     let md = dir.join("tiny.md");
     let rec = dir.join("tiny.jsonl");
-    let code = mkc_cli::run_cli([
-        "mkc",
+    let code = mkc(
         "run",
-        cfg.to_str().unwrap(),
-        "--out",
-        md.to_str().unwrap(),
-        "--records",
-        rec.to_str().unwrap(),
-        "--data-dir",
-        d,
-    ]);
+        &[
+            ("", &cfg),
+            ("--out", &md),
+            ("--records", &rec),
+            ("--data-dir", &data),
+        ],
+    );
     assert_eq!(code, 0);
     let text = std::fs::read_to_string(&md).unwrap();
     assert!(text.contains("| Ionosphere | 351 |"), "{text}");
@@ -427,23 +379,14 @@ fn scsk_and_scmk_from_the_command_line() {
                 report,
             )
         };
+    let alpha_beta = ["--alpha", "0.1", "--beta", "1e-6"];
     // SCSK on one kernel.
-    let (code, _) = run(
-        "scsk",
-        "scsk",
-        "gauss-median",
-        &["--alpha", "0.1", "--beta", "1e-6"],
-    );
+    let (code, _) = run("scsk", "scsk", "gauss-median", &alpha_beta);
     assert_eq!(code, 0);
     assert_eq!(lines(&dir.join("scsk.csv")).len(), 351);
     // SCMK on the ten Gaussians: weights (eqs. 20-22) are non-negative and the square
     // roots sum to one (the constraint Σ√w = 1 of eq. 19).
-    let (code, report) = run(
-        "scmk",
-        "scmk",
-        "gauss10-range",
-        &["--alpha", "0.1", "--beta", "1e-6"],
-    );
+    let (code, report) = run("scmk", "scmk", "gauss10-range", &alpha_beta);
     assert_eq!(code, 0);
     let rec: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();

@@ -11,7 +11,7 @@ use mkc_core::Error;
 use mkc_data::datadir::sha256_hex;
 use mkc_data::fetch::{fetch, fetch_file, FileReport, Outcome, Silent};
 use mkc_data::DataDir;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const REL: &str = "web/toy.csv";
 
@@ -25,6 +25,47 @@ fn setup(mode: Mode, mirror: Option<&Server>) -> (Server, mkc_data::Registry, Ve
     }
     let reg = registry(&sha256_hex(&body), body.len(), &source);
     (server, reg, body)
+}
+
+/// One scenario: the server, its registry, the body it serves and a fresh directory.
+struct Toy {
+    server: Server,
+    reg: mkc_data::Registry,
+    body: Vec<u8>,
+    dir: PathBuf,
+}
+
+impl Toy {
+    /// A server in `mode` (no mirror) and the directory `temp_dir(name)`.
+    fn new(mode: Mode, name: &str) -> Self {
+        let (server, reg, body) = setup(mode, None);
+        Toy {
+            server,
+            reg,
+            body,
+            dir: temp_dir(name),
+        }
+    }
+
+    /// Fetch the registry's one dataset into the directory.
+    fn fetch(&self) -> FileReport {
+        fetch_toy(&self.reg, &self.dir)
+    }
+
+    /// The file holds the body and nothing else is left under `web/`.
+    fn saved(&self) {
+        assert_eq!(std::fs::read(self.dir.join(REL)).unwrap(), self.body);
+        only(&self.dir, &["toy.csv"]);
+    }
+}
+
+/// A port that was free a moment ago: connections to it are refused at once.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn fetch_toy(reg: &mkc_data::Registry, dir: &Path) -> FileReport {
@@ -47,28 +88,29 @@ fn only(dir: &Path, keep: &[&str]) {
 
 #[test]
 fn a_good_download_is_verified_and_loads() {
-    let (server, reg, body) = setup(Mode::Normal, None);
-    let dir = temp_dir("good");
-    let r = fetch_toy(&reg, &dir);
+    let t = Toy::new(Mode::Normal, "good");
+    let r = t.fetch();
     match r.result.as_ref().unwrap() {
         Outcome::Fetched {
             url, resumed_from, ..
         } => {
-            assert_eq!(url, &server.url("files/toy.csv"));
+            assert_eq!(url, &t.server.url("files/toy.csv"));
             assert_eq!(*resumed_from, 0);
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(std::fs::read(dir.join(REL)).unwrap(), body);
-    assert_eq!((server.requests(), server.ranges()[0].clone()), (1, None));
-    only(&dir, &["toy.csv"]);
+    t.saved();
+    assert_eq!(
+        (t.server.requests(), t.server.ranges()[0].clone()),
+        (1, None)
+    );
     assert!(
         r.summary().starts_with("fetched  web/toy.csv"),
         "{}",
         r.summary()
     );
     // the registry's verify passes (sha256 and size as registered)
-    reg.verify("toy", &DataDir::at(&dir)).unwrap();
+    t.reg.verify("toy", &DataDir::at(&t.dir)).unwrap();
 }
 
 #[test]
@@ -111,117 +153,105 @@ fn a_bad_primary_falls_back_to_the_mirror() {
 
 #[test]
 fn a_connection_dropped_half_way_is_resumed_with_a_range_request() {
-    let (server, reg, body) = setup(Mode::DropHalf, None);
-    let dir = temp_dir("drop");
-    let r = fetch_toy(&reg, &dir);
+    let t = Toy::new(Mode::DropHalf, "drop");
+    let r = t.fetch();
     assert!(r.is_ok(), "{}", r.summary());
-    assert_eq!(std::fs::read(dir.join(REL)).unwrap(), body);
-    let half = body.len() / 2;
+    t.saved();
+    let half = t.body.len() / 2;
     assert_eq!(
-        server.ranges(),
+        t.server.ranges(),
         vec![None, Some(format!("bytes={half}-"))],
         "the second request asks for the missing half only"
     );
-    only(&dir, &["toy.csv"]);
 }
 
 #[test]
 fn a_server_that_ignores_range_still_gives_the_right_bytes() {
-    let (server, reg, body) = setup(Mode::DropHalfNoRange, None);
-    let dir = temp_dir("norange");
-    let r = fetch_toy(&reg, &dir);
+    let t = Toy::new(Mode::DropHalfNoRange, "norange");
+    let r = t.fetch();
     assert!(r.is_ok(), "{}", r.summary());
-    assert_eq!(std::fs::read(dir.join(REL)).unwrap(), body);
-    assert_eq!(server.requests(), 2);
-    only(&dir, &["toy.csv"]);
+    t.saved();
+    assert_eq!(t.server.requests(), 2);
 }
 
 #[test]
 fn an_interrupted_earlier_fetch_is_resumed_from_its_part_file() {
-    let (server, reg, body) = setup(Mode::Normal, None);
-    let dir = temp_dir("part");
-    std::fs::create_dir_all(dir.join("web")).unwrap();
+    let t = Toy::new(Mode::Normal, "part");
+    std::fs::create_dir_all(t.dir.join("web")).unwrap();
     let k = 12_345;
-    std::fs::write(dir.join("web/toy.csv.part"), &body[..k]).unwrap();
-    let r = fetch_toy(&reg, &dir);
-    match r.result.unwrap() {
+    std::fs::write(t.dir.join("web/toy.csv.part"), &t.body[..k]).unwrap();
+    match t.fetch().result.unwrap() {
         Outcome::Fetched { resumed_from, .. } => assert_eq!(resumed_from, k as u64),
         other => panic!("{other:?}"),
     }
-    assert_eq!(server.ranges(), vec![Some(format!("bytes={k}-"))]);
-    assert_eq!(std::fs::read(dir.join(REL)).unwrap(), body);
-    only(&dir, &["toy.csv"]);
+    assert_eq!(t.server.ranges(), vec![Some(format!("bytes={k}-"))]);
+    t.saved();
 }
 
 #[test]
 fn an_error_page_is_not_taken_for_the_file() {
     // HTTP 500: retried (it may pass), then a failure naming the status
-    let (server, reg, _) = setup(Mode::Error500, None);
-    let dir = temp_dir("e500");
-    let r = fetch_toy(&reg, &dir);
+    let t = Toy::new(Mode::Error500, "e500");
+    let r = t.fetch();
     let msg = r.result.as_ref().unwrap_err().to_string();
     assert!(
-        msg.contains("HTTP 500") && msg.contains(&server.url("files/toy.csv")),
+        msg.contains("HTTP 500") && msg.contains(&t.server.url("files/toy.csv")),
         "{msg}"
     );
-    assert_eq!(server.requests(), options().attempts as usize);
-    only(&dir, &[]);
+    assert_eq!(t.server.requests(), options().attempts as usize);
+    only(&t.dir, &[]);
     assert!(
         r.summary().starts_with("failed   web/toy.csv"),
         "{}",
         r.summary()
     );
     // HTTP 200 with a web page: not retried, not saved
-    let (server, reg, _) = setup(Mode::Html200, None);
-    let dir = temp_dir("html200");
-    let msg = fetch_toy(&reg, &dir).result.unwrap_err().to_string();
+    let t = Toy::new(Mode::Html200, "html200");
+    let msg = t.fetch().result.unwrap_err().to_string();
     assert!(msg.contains("web page"), "{msg}");
-    assert_eq!(server.requests(), 1);
-    only(&dir, &[]);
+    assert_eq!(t.server.requests(), 1);
+    only(&t.dir, &[]);
 }
 
 #[test]
 fn a_present_valid_file_makes_no_request_and_a_wrong_one_is_replaced() {
-    let (server, reg, body) = setup(Mode::Normal, None);
-    let dir = temp_dir("present");
-    std::fs::create_dir_all(dir.join("web")).unwrap();
-    std::fs::write(dir.join(REL), &body).unwrap();
-    assert_eq!(fetch_toy(&reg, &dir).result.unwrap(), Outcome::Present);
-    assert_eq!(server.requests(), 0);
+    let t = Toy::new(Mode::Normal, "present");
+    std::fs::create_dir_all(t.dir.join("web")).unwrap();
+    std::fs::write(t.dir.join(REL), &t.body).unwrap();
+    assert_eq!(t.fetch().result.unwrap(), Outcome::Present);
+    assert_eq!(t.server.requests(), 0);
     // same size, other bytes: downloaded again and replaced
     std::fs::write(
-        dir.join(REL),
-        body.iter().map(|b| b ^ 1).collect::<Vec<u8>>(),
+        t.dir.join(REL),
+        t.body.iter().map(|b| b ^ 1).collect::<Vec<u8>>(),
     )
     .unwrap();
-    match fetch_toy(&reg, &dir).result.unwrap() {
+    match t.fetch().result.unwrap() {
         Outcome::Fetched { replaced, .. } => assert!(replaced),
         other => panic!("{other:?}"),
     }
-    assert_eq!(std::fs::read(dir.join(REL)).unwrap(), body);
-    assert_eq!(server.requests(), 1);
+    t.saved();
+    assert_eq!(t.server.requests(), 1);
 }
 
 #[test]
 fn two_concurrent_fetches_download_once_and_both_succeed() {
-    let (server, reg, body) = setup(Mode::Slow, None);
-    let dir = temp_dir("concurrent");
-    let d = reg.download(REL).unwrap();
+    let t = Toy::new(Mode::Slow, "concurrent");
+    let d = t.reg.download(REL).unwrap();
     let outcomes: Vec<Outcome> = std::thread::scope(|s| {
         let hs: Vec<_> = (0..2)
-            .map(|_| s.spawn(|| fetch_file(&d, &DataDir::at(&dir), &options(), &Silent)))
+            .map(|_| s.spawn(|| fetch_file(&d, &DataDir::at(&t.dir), &options(), &Silent)))
             .collect();
         hs.into_iter().map(|h| h.join().unwrap().unwrap()).collect()
     });
-    assert_eq!(server.requests(), 1, "one download");
+    assert_eq!(t.server.requests(), 1, "one download");
     let fetched = outcomes
         .iter()
         .filter(|o| matches!(o, Outcome::Fetched { .. }))
         .count();
     assert_eq!(fetched, 1, "{outcomes:?}");
     assert!(outcomes.contains(&Outcome::Present), "{outcomes:?}");
-    assert_eq!(std::fs::read(dir.join(REL)).unwrap(), body);
-    only(&dir, &["toy.csv"]);
+    t.saved();
 }
 
 #[test]
@@ -267,12 +297,7 @@ fn a_local_copy_is_used_before_the_network() {
 
 #[test]
 fn an_unreachable_server_fails_after_its_attempts() {
-    // a port that was free a moment ago: connections are refused at once
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let body = fixture(100);
     let url = format!("url = \"http://127.0.0.1:{port}/toy.csv\"");
     let reg = registry(&sha256_hex(&body), body.len(), &url);
@@ -298,11 +323,7 @@ impl mkc_data::fetch::Progress for Retries {
 
 #[test]
 fn a_host_that_never_answers_is_tried_once_for_the_later_files() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let body = fixture(100);
     let (sha, size) = (sha256_hex(&body), body.len());
     let set = |name: &str| {
