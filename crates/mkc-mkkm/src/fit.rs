@@ -133,6 +133,17 @@ impl<X: MethodDiagnostics, E> KernelFit<X, E> {
         Self::new(gamma, h, objective_trace, iterations, diagnostics, extra)
     }
 
+    /// The largest rise of the objective between two consecutive iterations, relative to
+    /// the earlier value: `max_t (obj_t − obj_{t−1}) / |obj_{t−1}|`; at most 0 when the
+    /// trace never increases (−∞ for a single value): how far from monotone the trace of
+    /// a method that minimises is.
+    pub fn largest_rise(&self) -> f64 {
+        self.objective_trace
+            .windows(2)
+            .map(|w| (w[1] - w[0]) / w[0].abs())
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
     /// The last value of the objective trace.
     pub fn objective(&self) -> f64 {
         self.objective_trace.last().copied().unwrap_or(f64::NAN)
@@ -248,6 +259,24 @@ mod tests {
         // A negative previous value: the magnitude of the ratio counts.
         assert!(prev.holds(&[0.0, -10.0, -9.5]));
         assert!(!prev.holds(&[f64::INFINITY, 1.0, f64::NAN]));
+    }
+
+    #[test]
+    fn largest_rise_is_relative_to_the_earlier_value() {
+        let fit = |trace: Vec<f64>| {
+            KernelFit::<(), ()>::per_value(
+                vec![1.0],
+                Mat::zeros(1, 1),
+                trace,
+                Default::default(),
+                (),
+            )
+        };
+        assert_eq!(fit(vec![4.0, 2.0, 1.0]).largest_rise(), -0.5);
+        // 2 → 2.5 rises by a quarter; −4 → −3 by a quarter of |−4|.
+        assert_eq!(fit(vec![2.0, 2.5, 1.0]).largest_rise(), 0.25);
+        assert_eq!(fit(vec![-4.0, -3.0]).largest_rise(), 0.25);
+        assert_eq!(fit(vec![1.0]).largest_rise(), f64::NEG_INFINITY);
     }
 
     #[test]

@@ -181,11 +181,13 @@ macro_rules! clusterer_by_relaxation {
 /// The engine entry points of a checked method: `params()`, `fit_kernels` (validates and
 /// preprocesses the kernels, then `run`) and `run(&Prepared, n_clusters)`, which calls
 /// the method's `optimise(&views, n_clusters)` and stamps the optimisation and
-/// preprocessing times on the fit's diagnostics. Doc lines given after `;` are added to
-/// `fit_kernels`'s.
+/// preprocessing times on the fit's diagnostics; and `fit_kernels` on the unchecked
+/// parameters (checked first, as `Clusterer::fit` does), unless the first token is
+/// `@checked` (for a second method on the same parameters, as KAMM-R on SimpleMKKM's).
+/// Doc lines given after `;` are added to the checked `fit_kernels`'s.
 #[macro_export]
 macro_rules! engine_entry {
-    ($ty:ty, $params:ty => $fit:ty $(; $(#[$doc:meta])*)?) => {
+    (@checked $ty:ty, $params:ty => $fit:ty $(; $(#[$doc:meta])*)?) => {
         impl $ty {
             /// The parameters.
             pub fn params(&self) -> &$params {
@@ -218,6 +220,23 @@ macro_rules! engine_entry {
                 let mut fit = self.optimise(&prepared.views(), n_clusters)?;
                 fit.diagnostics.timed(t0, prepared);
                 Ok(fit)
+            }
+        }
+    };
+    ($ty:ty, $params:ty => $fit:ty $(; $(#[$doc:meta])*)?) => {
+        $crate::engine_entry!(@checked $ty, $params => $fit $(; $(#[$doc])*)?);
+        impl $params {
+            #[doc = concat!(
+                "Check the parameters, then [`", stringify!($ty), "::fit_kernels`]: the ",
+                "deterministic part of `Clusterer::fit` (weights, H, traces) without the ",
+                "final k-means."
+            )]
+            pub fn fit_kernels(
+                &self,
+                kernels: &[faer::MatRef<'_, f64>],
+                n_clusters: usize,
+            ) -> mkc_core::Result<$fit> {
+                mkc_core::ParamGuard::check(self)?.fit_kernels(kernels, n_clusters)
             }
         }
     };

@@ -5,7 +5,7 @@ mod common;
 
 use common::{gaussian_views, refs};
 use faer::{Mat, MatRef};
-use mkc_core::{Error, ParamGuard};
+use mkc_core::Error;
 use mkc_mkkm::params::rejected_param;
 use mkc_mkkm::prelude::*;
 use mkc_mkkm::procrustes;
@@ -75,8 +75,6 @@ fn ascent_is_monotone_and_the_objective_is_the_alignment() {
     for lambda in [0.0, 0.25, 2.0, 64.0] {
         let fit = LfMvcParams::new()
             .lambda(lambda)
-            .check()
-            .unwrap()
             .fit_kernels(&refs(&ks), 3)
             .unwrap();
         let tr = &fit.objective_trace;
@@ -102,7 +100,7 @@ fn ascent_is_monotone_and_the_objective_is_the_alignment() {
 #[test]
 fn the_codes_accumulation_differs_and_a_large_lambda_gives_the_average_partition() {
     let (ks, _) = gaussian_views(60, 3, &[0.5, 2.0, 6.0]);
-    let run = |p: LfMvcParams| p.check().unwrap().fit_kernels(&refs(&ks), 3).unwrap();
+    let run = |p: LfMvcParams| p.fit_kernels(&refs(&ks), 3).unwrap();
     let paper = run(LfMvcParams::new().lambda(8.0));
     let code = run(LfMvcParams::new().lambda(8.0).accumulate(true));
     assert!(code.objective_trace != paper.objective_trace);

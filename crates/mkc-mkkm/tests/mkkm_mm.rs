@@ -5,7 +5,6 @@ mod common;
 
 use common::{gaussian_views, refs};
 use faer::MatRef;
-use mkc_core::ParamGuard;
 use mkc_mkkm::params::rejected_param;
 use mkc_mkkm::prelude::*;
 use mkc_mkkm::{l2_weights, Preprocessing};
@@ -60,8 +59,6 @@ fn objective_is_the_min_max_value_and_the_end_is_a_fixed_point() {
     let fit = MkkmMmParams::new()
         .max_iter(50)
         .tol(1e-10)
-        .check()
-        .unwrap()
         .fit_kernels(&refs(&ks), 3)
         .unwrap();
     let pre = Preprocessing::default().apply(&refs(&ks)).unwrap();
@@ -101,8 +98,6 @@ fn the_cap_counts_h_steps_and_the_first_weights_are_uniform() {
     let (ks, _) = gaussian_views(40, 2, &[0.5, 3.0]);
     let one = MkkmMmParams::new()
         .max_iter(1)
-        .check()
-        .unwrap()
         .fit_kernels(&refs(&ks), 2)
         .unwrap();
     assert_eq!((one.iterations, one.diagnostics.eigensolves), (1, 1));
@@ -114,8 +109,6 @@ fn the_cap_counts_h_steps_and_the_first_weights_are_uniform() {
     );
     let capped = MkkmMmParams::new()
         .tol(1e-300)
-        .check()
-        .unwrap()
         .fit_kernels(&refs(&ks), 2)
         .unwrap();
     assert!(capped.iterations <= 10);

@@ -85,7 +85,7 @@ impl ParamGuard for KammRParams {
     }
 }
 
-mkc_mkkm::engine_entry!(KammR, SimpleMkkmParams => SimpleMkkmFit);
+mkc_mkkm::engine_entry!(@checked KammR, SimpleMkkmParams => SimpleMkkmFit);
 
 impl KammR {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<SimpleMkkmFit> {

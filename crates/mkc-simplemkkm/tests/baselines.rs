@@ -5,7 +5,6 @@
 mod common;
 
 use common::{gaussian_views, refs};
-use mkc_core::ParamGuard;
 use mkc_simplemkkm::prelude::*;
 
 common::contract_test!(0.9; "simplemkkm" => SimpleMkkmParams::new(), "avg" => AvgParams::new());
@@ -24,11 +23,7 @@ fn avg_kkm_is_simplemkkm_first_iterate_and_single_kernels() {
     // K at γ = 1/m is the average kernel / m: same eigenvalues up to the factor 1/m.
     assert!((s.objective[0] * 3.0 - avg.objective[0]).abs() < 1e-9 * avg.objective[0]);
     // the engine's H gives the contract's labels
-    let e = AvgParams::new()
-        .check()
-        .unwrap()
-        .fit_kernels(&refs(&ks), 3)
-        .unwrap();
+    let e = AvgParams::new().fit_kernels(&refs(&ks), 3).unwrap();
     let labels =
         mkc_simplemkkm::labels_from_h_with(e.h.as_ref(), 3, &Default::default(), 5).unwrap();
     assert_eq!(avg.labels, labels);

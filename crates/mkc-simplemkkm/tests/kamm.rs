@@ -78,8 +78,6 @@ fn kamm_a_records_j_and_its_gamma_step_minimises_the_alignment_for_fixed_h() {
     let views = refs(&pk);
     let fit = KammAParams::new()
         .max_iter(4)
-        .check()
-        .unwrap()
         .fit_kernels(&refs(&ks), 3)
         .unwrap();
     // J(γ_t) of every iteration, from the γ trace, by dense decompositions
@@ -115,14 +113,10 @@ fn a_converged_kamm_a_stops_at_simplemkkm_optimum() {
     let a = KammAParams::new()
         .tol(1e-12)
         .max_iter(500)
-        .check()
-        .unwrap()
         .fit_kernels(&refs(&ks), 3)
         .unwrap();
     let s = SimpleMkkmParams::new()
         .tol(1e-9)
-        .check()
-        .unwrap()
         .fit_kernels(&refs(&ks), 3)
         .unwrap();
     // (on these kernels the alternation settles; it need not in general)

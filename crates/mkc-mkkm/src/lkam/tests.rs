@@ -3,7 +3,7 @@
 use super::neighbours::*;
 use super::*;
 use faer::Mat;
-use mkc_core::{Error, ParamGuard};
+use mkc_core::Error;
 
 fn noise(i: usize, j: usize, salt: usize) -> f64 {
     let z = (i * 7919 + j * 104_729 + salt * 1_299_709) % 10_007;
@@ -149,17 +149,13 @@ fn trace_never_increases_and_h_is_the_local_top_k() {
             .tau(tau)
             .tol(1e-12)
             .max_iter(30)
-            .check()
-            .unwrap()
             .fit_kernels(&views, 2)
             .unwrap();
         let tr = &fit.objective_trace;
-        for w in tr.windows(2) {
-            assert!(
-                w[1] <= w[0] * (1.0 + 1e-9),
-                "λ = {lambda}, τ = {tau}: {tr:?}"
-            );
-        }
+        assert!(
+            fit.largest_rise() <= 1e-9,
+            "λ = {lambda}, τ = {tau}: {tr:?}"
+        );
         assert!(fit.iterations >= 3, "{tr:?}");
         assert!((fit.gamma.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         assert_eq!(

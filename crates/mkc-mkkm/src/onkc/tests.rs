@@ -6,7 +6,6 @@ use super::projection::{
 use super::*;
 use crate::simplex_qp::quadratic_form;
 use faer::Mat;
-use mkc_core::ParamGuard;
 
 /// Deterministic numbers in [−0.5, 0.5).
 fn noise(i: usize, j: usize, salt: usize) -> f64 {
@@ -33,6 +32,25 @@ fn kernels(n: usize) -> Vec<Mat<f64>> {
             k
         })
         .collect()
+}
+
+/// `kernels(n)`, `K_γ = Σ_p γ_p K_p`, its top-2 eigenvectors H and `M_pq = tr(K_p K_q)`.
+struct Setup {
+    ks: Vec<Mat<f64>>,
+    kg: Mat<f64>,
+    h: Mat<f64>,
+    m: Mat<f64>,
+}
+
+fn setup(n: usize, gamma: &[f64], eigen: &mkc_linalg::eigen::EigenOptions) -> Setup {
+    let ks = kernels(n);
+    let views: Vec<_> = ks.iter().map(|m| m.as_ref()).collect();
+    let kg = mkc_linalg::weighted_sum(gamma, &views).unwrap();
+    let h = mkc_linalg::eigen::top_k(kg.as_ref(), 2, eigen)
+        .unwrap()
+        .vectors;
+    let m = crate::mkkm_mir::regularisation_matrix(&views).unwrap();
+    Setup { ks, kg, h, m }
 }
 
 fn eigenvalues(a: &Mat<f64>) -> Vec<f64> {
@@ -119,14 +137,8 @@ fn inertia_counts_the_eigenvalues_above_the_floor() {
 
 #[test]
 fn g_step_minimises_the_objective_over_psd_matrices() {
-    let ks = kernels(16);
-    let views: Vec<_> = ks.iter().map(|m| m.as_ref()).collect();
     let gamma = [0.2, 0.5, 0.3];
-    let kg = mkc_linalg::weighted_sum(&gamma, &views).unwrap();
-    let h = mkc_linalg::eigen::top_k(kg.as_ref(), 2, &Default::default())
-        .unwrap()
-        .vectors;
-    let m = crate::mkkm_mir::regularisation_matrix(&views).unwrap();
+    let Setup { kg, h, m, .. } = setup(16, &gamma, &Default::default());
     for rho in [0.125, 1.0, 16.0] {
         let nb = neighbourhood_kernel(
             kg.as_ref(),
@@ -172,17 +184,11 @@ fn g_step_minimises_the_objective_over_psd_matrices() {
 
 #[test]
 fn objective_equals_its_direct_evaluation() {
-    let ks = kernels(10);
-    let views: Vec<_> = ks.iter().map(|m| m.as_ref()).collect();
     let gamma = [0.6, 0.0, 0.4];
-    let kg = mkc_linalg::weighted_sum(&gamma, &views).unwrap();
+    let Setup { ks, kg, h, m } = setup(10, &gamma, &Default::default());
     let g = Mat::from_fn(10, 10, |i, j| {
         kg[(i, j)] + 0.1 * noise(i.min(j), i.max(j), 5)
     });
-    let h = mkc_linalg::eigen::top_k(kg.as_ref(), 2, &Default::default())
-        .unwrap()
-        .vectors;
-    let m = crate::mkkm_mir::regularisation_matrix(&views).unwrap();
     let (rho, lambda) = (0.5, 3.0);
     // tr(G (I − HHᵀ)) + (ρ/2)‖G − K_γ‖² + (λ/2) Σ_pq γ_p γ_q tr(K_p K_q), all by loops
     let hh = h.as_ref() * h.as_ref().transpose();
@@ -284,17 +290,13 @@ fn trace_never_increases_and_weights_stay_on_the_simplex() {
             .lambda(lambda)
             .tol(1e-9)
             .max_iter(15)
-            .check()
-            .unwrap()
             .fit_kernels(&views, 2)
             .unwrap();
         let tr = &fit.objective_trace;
-        for w in tr.windows(2) {
-            assert!(
-                w[1] <= w[0] + 1e-9 * w[0].abs(),
-                "ρ = {rho}, λ = {lambda}: {tr:?}"
-            );
-        }
+        assert!(
+            fit.largest_rise() <= 1e-9,
+            "ρ = {rho}, λ = {lambda}: {tr:?}"
+        );
         assert!(fit.iterations >= 3, "{tr:?}");
         assert!((fit.gamma.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         assert!(fit.gamma.iter().all(|&g| g >= 0.0));
@@ -306,14 +308,8 @@ fn trace_never_increases_and_weights_stay_on_the_simplex() {
 #[test]
 fn low_rank_projection_equals_the_full_one() {
     // n = 300 > the eigensolver's dense size, so block Lanczos runs; small ρ, low rank
-    let ks = kernels(300);
-    let views: Vec<_> = ks.iter().map(|m| m.as_ref()).collect();
-    let gamma = [0.3, 0.3, 0.4];
-    let kg = mkc_linalg::weighted_sum(&gamma, &views).unwrap();
     let eigen = crate::default_eigen_options();
-    let h = mkc_linalg::eigen::top_k(kg.as_ref(), 2, &eigen)
-        .unwrap()
-        .vectors;
+    let Setup { kg, h, .. } = setup(300, &[0.3, 0.3, 0.4], &eigen);
     for (rho, hint) in [(2f64.powi(-7), 0), (0.05, 0), (0.05, 10)] {
         let auto = neighbourhood_kernel(
             kg.as_ref(),
