@@ -7,11 +7,14 @@
 //! [`dot`]'s order, so every distance is bit-identical to the per-pair formula and the
 //! seeds are the same.
 
+use crate::seeding::Known;
 use faer::traits::pulp::{self, Simd, WithSimd};
 use faer::{Mat, MatRef};
 
 /// Rows are padded to a multiple of this (the widest SIMD block: 2 × 8 lanes).
 const PAD: usize = 16;
+/// Relative widening of the pruning bounds against the rounding of their own arithmetic.
+const SLACK: f64 = 1e-9;
 
 /// xᵀy with four independent partial sums (vectorisable).
 #[inline]
@@ -49,6 +52,8 @@ pub(crate) struct Expansion<'a> {
     pub(crate) nx: Vec<f64>,
     /// `nx` padded with zeros to length `np`.
     nxp: Vec<f64>,
+    /// Bound on |computed − exact| of every seeding distance (see [`Expansion::seed_dists`]).
+    margin: f64,
     /// Xᵀ, d x `np`, rows padded with zeros to `np` = n rounded up to [`PAD`].
     xt: Vec<f64>,
     np: usize,
@@ -66,12 +71,18 @@ impl<'a> Expansion<'a> {
         let nx: Vec<f64> = rows.chunks_exact(d).map(|r| dot(r, r)).collect();
         let mut nxp = nx.clone();
         nxp.resize(np, 0.0);
+        // max(0, ‖x‖² + ‖y‖² − 2xᵀy) with each of the three sums of d products off by at
+        // most (d + 4)u times its absolute terms, and three more roundings: within
+        // (d + 8)u (‖x‖ + ‖y‖)² ≤ (d + 8)u · 4R² of the exact squared distance; twice that.
+        let r2 = nx.iter().fold(0.0f64, |a, &v| a.max(v)) * (1.0 + SLACK);
+        let margin = (2 * d + 16) as f64 * (f64::EPSILON / 2.0) * 4.0 * r2 * (1.0 + SLACK);
         Self {
             n,
             d,
             rows,
             nx,
             nxp,
+            margin,
             xt,
             np,
         }
@@ -83,8 +94,42 @@ impl<'a> Expansion<'a> {
 
     /// `out[i]` = max(0, ‖x_i‖² + ‖x_j‖² − 2 dot(x_i, x_j)) for every row i: the k-means++
     /// distances to candidate j, bit-identical to the per-pair formula.
-    pub(crate) fn seed_dists(&self, j: usize, out: &mut [f64]) {
-        pulp::Arch::new().dispatch(SeedDists { e: self, j, out });
+    ///
+    /// With `known` (Elkan's triangle inequality, as in Elkan 2003, "Using the triangle
+    /// inequality to accelerate k-means"): a block of rows whose every row i provably has
+    /// d(i, j) > `closest[i]` is not computed. With s the nearest chosen centre of i,
+    /// ‖x_i − x_j‖ ≥ ‖x_j − x_s‖ − ‖x_i − x_s‖, and A = d(j, s) − M > 4B, B = closest[i] + M
+    /// (M the rounding margin, `margin`) gives d(i, j) ≥ A/4 − M > closest[i]; that lower
+    /// bound is written instead (the contract of `kmeans_plus_plus_cols`).
+    pub(crate) fn seed_dists(&self, j: usize, known: Option<&Known<'_>>, out: &mut [f64]) {
+        pulp::Arch::new().dispatch(SeedDists {
+            e: self,
+            j,
+            known,
+            out,
+        });
+    }
+
+    /// Whether every row of block `i0..i1` provably has d(i, j) > `closest[i]`; then their
+    /// lower bounds A/4 − M (see [`Expansion::seed_dists`]) are written to `out`.
+    fn skip_block(
+        &self,
+        known: &Known<'_>,
+        j: usize,
+        i0: usize,
+        i1: usize,
+        out: &mut [f64],
+    ) -> bool {
+        let m = self.margin;
+        let a = |i: usize| known.chosen[known.nearest[i]][j] - m;
+        let far = |i: usize| a(i) > 4.0 * (known.closest[i] + m) * (1.0 + 4.0 * SLACK);
+        if !(i0..i1).all(far) {
+            return false;
+        }
+        for (i, o) in (i0..i1).zip(&mut out[i0..i1]) {
+            *o = a(i) * 0.25 * (1.0 - SLACK) - m;
+        }
+        true
     }
 
     /// `gram` (n x k) = X Cᵀ by one sequential faer product.
@@ -104,6 +149,7 @@ impl<'a> Expansion<'a> {
 struct SeedDists<'e, 'a, 'o> {
     e: &'e Expansion<'a>,
     j: usize,
+    known: Option<&'o Known<'o>>,
     out: &'o mut [f64],
 }
 
@@ -111,7 +157,7 @@ impl WithSimd for SeedDists<'_, '_, '_> {
     type Output = ();
     #[inline(always)]
     fn with_simd<S: Simd>(self, simd: S) -> Self::Output {
-        let SeedDists { e, j, out } = self;
+        let SeedDists { e, j, known, out } = self;
         let (d, lanes) = (e.d, S::F64_LANES);
         // Xᵀ as vectors: coordinate t of rows i0.. starts at vector (t·np + i0) / lanes.
         let (xv, _) = S::as_simd_f64s(&e.xt);
@@ -128,6 +174,11 @@ impl WithSimd for SeedDists<'_, '_, '_> {
         let nxj = simd.splat_f64s(e.nx[j]);
         let two = simd.splat_f64s(2.0);
         for i0 in (0..e.n).step_by(2 * lanes) {
+            if let Some(kn) = known {
+                if e.skip_block(kn, j, i0, (i0 + 2 * lanes).min(e.n), out) {
+                    continue;
+                }
+            }
             let v0 = i0 / lanes;
             // acc[2l + b]: partial sum l of [`dot`] for the rows of vector b.
             let mut acc = [zero; 8];
@@ -231,11 +282,55 @@ mod tests {
             let e = Expansion::new(&rows, n, d);
             let mut out = vec![f64::NAN; n];
             for j in 0..n {
-                e.seed_dists(j, &mut out);
+                e.seed_dists(j, None, &mut out);
                 for (i, &o) in out.iter().enumerate() {
                     let want = (e.nx[i] + e.nx[j] - 2.0 * dot(e.row(i), e.row(j))).max(0.0);
                     assert_eq!(o.to_bits(), want.to_bits(), "n {n} d {d} ({i}, {j})");
                 }
+            }
+        }
+    }
+
+    /// k-means++ with the pruned lane-parallel distances picks the same centres as with
+    /// the per-pair formula, on tight groups (where most blocks are skipped) and on
+    /// unstructured data; and a skipped row's lower bound never exceeds its distance.
+    #[test]
+    fn pruned_seeding_picks_the_same_centres() {
+        use crate::seeding::{kmeans_plus_plus, kmeans_plus_plus_cols};
+        let mut lcg = crate::lcg(9);
+        let mut next = || (lcg() >> 11) as f64 / (1u64 << 53) as f64;
+        for (n, d, k, spread) in [(400, 12, 40, 0.01), (300, 7, 33, 1.0), (97, 5, 50, 0.1)] {
+            let groups = k;
+            let centres: Vec<f64> = (0..groups * d).map(|_| 10.0 * next()).collect();
+            let rows: Vec<f64> = (0..n * d)
+                .map(|t| centres[((t / d) % groups) * d + t % d] + spread * next())
+                .collect();
+            let e = Expansion::new(&rows, n, d);
+            let w = vec![1.0; n];
+            let row = |i: usize| &rows[i * d..(i + 1) * d];
+            for seed in 0..3 {
+                let plain =
+                    kmeans_plus_plus(n, k, &w, &mut mkc_core::seed::rng(seed), |i, j, _| {
+                        (e.nx[i] + e.nx[j] - 2.0 * dot(row(i), row(j))).max(0.0)
+                    });
+                let mut exact = vec![0.0; n];
+                let mut skipped = 0;
+                let pruned = kmeans_plus_plus_cols(
+                    n,
+                    k,
+                    &w,
+                    &mut mkc_core::seed::rng(seed),
+                    |c, known, out| {
+                        e.seed_dists(c, known, out);
+                        e.seed_dists(c, None, &mut exact);
+                        for (o, x) in out.iter().zip(&exact) {
+                            assert!(o <= x, "bound {o} above distance {x}");
+                            skipped += usize::from(o < x);
+                        }
+                    },
+                );
+                assert_eq!(plain, pruned, "n {n} d {d} k {k} seed {seed}");
+                assert!(spread > 0.5 || skipped > 0, "nothing skipped");
             }
         }
     }

@@ -225,9 +225,11 @@ fn assign(
 
 /// From this many clusters on, distances are taken by the expansion
 /// ‖x‖² + ‖c‖² − 2xᵀc, with one matrix product per assignment ([`assign_gemm`], as
-/// scikit-learn does) and k-means++ distances in SIMD lanes ([`Expansion::seed_dists`]); below it, by exact differences ([`assign`]). Many clusters in as
-/// many dimensions is the rows of an eigenvector matrix P with c = 120 columns (SCMK on
-/// AR), where the exact scan cost 90% of a run. Results below the threshold are unchanged.
+/// scikit-learn does) and k-means++ distances in SIMD lanes, pruned by the triangle
+/// inequality ([`Expansion::seed_dists`]); below it, by exact differences ([`assign`]).
+/// Many clusters in as many dimensions is the rows of an eigenvector matrix P with
+/// c = 120 columns (SCMK on AR), where the exact scan cost 90% of a run. Results below
+/// the threshold are unchanged.
 pub(crate) const GEMM_MIN_K: usize = 32;
 
 /// Means of the clusters (all non-empty when called).
@@ -271,9 +273,9 @@ fn lloyd(
     let w = vec![1.0; n];
     let row = |i: usize| &rows[i * d..(i + 1) * d];
     let seeds = match engine {
-        Engine::Expansion(e) => {
-            kmeans_plus_plus_cols(n, k, &w, &mut rng, |c, _, out| e.seed_dists(c, out))
-        }
+        Engine::Expansion(e) => kmeans_plus_plus_cols(n, k, &w, &mut rng, |c, known, out| {
+            e.seed_dists(c, known, out)
+        }),
         Engine::Exact => kmeans_plus_plus(n, k, &w, &mut rng, |i, j, bound| {
             sq_dist_bounded(row(i), row(j), bound, true)
         }),

@@ -41,22 +41,35 @@ pub(crate) fn kmeans_plus_plus(
     rng: &mut Rng,
     dist: impl Fn(usize, usize, f64) -> f64,
 ) -> Vec<usize> {
-    kmeans_plus_plus_cols(n, k, w, rng, |c, bounds, out| {
+    kmeans_plus_plus_cols(n, k, w, rng, |c, known, out| {
         for (i, o) in out.iter_mut().enumerate() {
-            *o = dist(i, c, bounds.map_or(f64::INFINITY, |b| b[i]));
+            *o = dist(i, c, known.map_or(f64::INFINITY, |kn| kn.closest[i]));
         }
     })
 }
 
+/// What the seeding knows when it evaluates a candidate (after the first centre).
+pub(crate) struct Known<'a> {
+    /// d(i, ·) to the nearest chosen centre, as computed.
+    pub(crate) closest: &'a [f64],
+    /// That centre's position among the chosen ones.
+    pub(crate) nearest: &'a [usize],
+    /// For every chosen centre (by position), the values its evaluation returned: d(i, s),
+    /// or a lower bound of it where the evaluation skipped point i.
+    pub(crate) chosen: &'a [Vec<f64>],
+}
+
 /// [`kmeans_plus_plus`] with the distances of all points to a candidate at once:
-/// `dists(c, bounds, out)` writes `out[i]` = d(i, c) (or, when `bounds` is given, any
-/// value ≥ `bounds[i]` if d(i, c) is not below it). Same draws, same centres.
+/// `dists(c, known, out)` writes `out[i]` = d(i, c), or, when `known` is given and
+/// d(i, c) is provably above `known.closest[i]`, any value v with
+/// `known.closest[i]` < v ≤ d(i, c) (a lower bound; it is kept with the centre if the
+/// candidate is chosen). Same draws, same centres.
 pub(crate) fn kmeans_plus_plus_cols(
     n: usize,
     k: usize,
     w: &[f64],
     rng: &mut Rng,
-    mut dists: impl FnMut(usize, Option<&[f64]>, &mut [f64]),
+    mut dists: impl FnMut(usize, Option<&Known<'_>>, &mut [f64]),
 ) -> Vec<usize> {
     let trials = 2 + (k as f64).ln().floor() as usize;
     let wsum: f64 = w.iter().sum();
@@ -65,15 +78,23 @@ pub(crate) fn kmeans_plus_plus_cols(
     let mut col = vec![0.0; n];
     dists(first, None, &mut col);
     let mut closest: Vec<f64> = col.iter().map(|d| d.max(0.0)).collect();
+    let mut chosen = vec![closest.clone()];
+    let mut nearest = vec![0usize; n];
     let mut mass: Vec<f64> = closest.iter().zip(w).map(|(d, wi)| d * wi).collect();
     let mut pot: f64 = mass.iter().sum();
     let mut cand_closest = vec![0.0; n];
     let mut best_closest = vec![0.0; n];
+    let mut best_col = vec![0.0; n];
     while centres.len() < k {
         let mut best: Option<(f64, usize)> = None;
         for _ in 0..trials {
             let c = draw(&mass, pot, rng);
-            dists(c, Some(&closest), &mut col);
+            let known = Known {
+                closest: &closest,
+                nearest: &nearest,
+                chosen: &chosen,
+            };
+            dists(c, Some(&known), &mut col);
             let mut p = 0.0;
             for i in 0..n {
                 let d = closest[i].min(col[i].max(0.0));
@@ -83,10 +104,18 @@ pub(crate) fn kmeans_plus_plus_cols(
             if best.is_none_or(|(bp, _)| p < bp) {
                 best = Some((p, c));
                 best_closest.copy_from_slice(&cand_closest);
+                best_col.copy_from_slice(&col);
             }
         }
         let (p, c) = best.unwrap_or((pot, 0));
+        let pos = centres.len();
         centres.push(c);
+        for i in 0..n {
+            if best_closest[i] < closest[i] {
+                nearest[i] = pos;
+            }
+        }
+        chosen.push(best_col.iter().map(|d| d.max(0.0)).collect());
         closest.copy_from_slice(&best_closest);
         for i in 0..n {
             mass[i] = w[i] * closest[i];
