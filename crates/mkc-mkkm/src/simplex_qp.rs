@@ -86,6 +86,17 @@ pub fn check_zero_weight(v: f64) -> Result<()> {
     Ok(())
 }
 
+/// The points of the simplex of three weights with coordinates that are multiples of
+/// `1/steps` (`(steps + 1)(steps + 2)/2` points; `steps` 0 is taken as 1): a brute-force
+/// grid against which the weight steps of the family are checked.
+pub fn grid3(steps: usize) -> impl Iterator<Item = [f64; 3]> {
+    let steps = steps.max(1);
+    let s = steps as f64;
+    (0..=steps).flat_map(move |a| {
+        (0..=steps - a).map(move |b| [a as f64 / s, b as f64 / s, (steps - a - b) as f64 / s])
+    })
+}
+
 /// `xᵀ Q x`.
 pub fn quadratic_form(q: MatRef<'_, f64>, x: &[f64]) -> f64 {
     let n = x.len();
@@ -105,19 +116,12 @@ mod tests {
             0.5 * quadratic_form(q, g) + c.iter().zip(g).map(|(a, b)| a * b).sum::<f64>()
         };
         let mut best = (vec![], f64::INFINITY);
-        for a in 0..=steps {
-            let rest = if m == 3 { steps - a } else { 0 };
-            for b in 0..=rest {
-                let g: Vec<f64> = if m == 2 {
-                    vec![a as f64 / steps as f64, 1.0 - a as f64 / steps as f64]
-                } else {
-                    let (x, y) = (a as f64 / steps as f64, b as f64 / steps as f64);
-                    vec![x, y, (1.0 - x - y).max(0.0)]
-                };
-                let v = f(&g);
-                if v < best.1 {
-                    best = (g, v);
-                }
+        // m = 2: the points of the grid with a zero third weight.
+        for g3 in grid3(steps).filter(|g| m == 3 || g[2] == 0.0) {
+            let g = &g3[..m];
+            let v = f(g);
+            if v < best.1 {
+                best = (g.to_vec(), v);
             }
         }
         best

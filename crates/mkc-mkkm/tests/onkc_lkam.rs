@@ -3,9 +3,10 @@
 mod common;
 
 use common::{gaussian_views, refs};
-use mkc_core::{Error, ParamGuard};
+use mkc_core::Error;
 use mkc_mkkm::params::rejected_param;
 use mkc_mkkm::prelude::*;
+use mkc_mkkm::{labels_from_h, KernelFit, MethodDiagnostics};
 
 // ONKC and LKAM with default parameters and at the ends of their grids.
 common::contract_test!(
@@ -50,28 +51,25 @@ fn every_bad_parameter_is_named() {
     }
 }
 
+/// The contract's fit with seed 9 has the engine's weights, trace and iterations, and the
+/// labels of k-means with seed 9 on its H.
+fn same_as_engine<D, X: MethodDiagnostics, E>(fit: &Clustering<D>, e: &KernelFit<X, E>) {
+    assert_eq!(fit.weights().unwrap(), &e.gamma[..]);
+    assert_eq!(fit.objective, e.objective_trace);
+    assert_eq!(fit.iterations, e.iterations);
+    let k = fit.n_clusters;
+    assert_eq!(fit.labels, labels_from_h(e.h.as_ref(), k, 9).unwrap());
+}
+
 #[test]
 fn contract_fit_equals_the_engine_and_the_labels_of_its_h() {
     let (ks, _) = gaussian_views(50, 3, &[0.5, 2.0, 4.0]);
     let data = KernelSet::new(&ks).unwrap();
     let views = refs(&ks);
-    let onkc = OnkcParams::new().rho(0.5).check().unwrap();
+    let onkc = OnkcParams::new().rho(0.5);
     let e = onkc.fit_kernels(&views, 3).unwrap();
-    let fit = onkc.fit(&data, 3, 9).unwrap();
-    assert_eq!(fit.weights().unwrap(), &e.gamma[..]);
-    assert_eq!(fit.objective, e.objective_trace);
-    assert_eq!(
-        fit.labels,
-        mkc_mkkm::labels_from_h(e.h.as_ref(), 3, 9).unwrap()
-    );
-    let lkam = LkamParams::new().tau(0.2).check().unwrap();
+    same_as_engine(&onkc.fit(&data, 3, 9).unwrap(), &e);
+    let lkam = LkamParams::new().tau(0.2);
     let e = lkam.fit_kernels(&views, 3).unwrap();
-    let fit = lkam.fit(&data, 3, 9).unwrap();
-    assert_eq!(fit.weights().unwrap(), &e.gamma[..]);
-    assert_eq!(fit.objective, e.objective_trace);
-    assert_eq!(
-        fit.labels,
-        mkc_mkkm::labels_from_h(e.h.as_ref(), 3, 9).unwrap()
-    );
-    assert_eq!(fit.iterations, e.iterations);
+    same_as_engine(&lkam.fit(&data, 3, 9).unwrap(), &e);
 }

@@ -80,24 +80,26 @@ def test_more_clusters_than_samples(method, data):
     assert "invalid parameter `n_clusters` = 37" in str(e.value)
 
 
-def test_bad_n_clusters_values(data):
+@pytest.mark.parametrize(
+    "error, match, params",
+    [
+        (ValueError, "`n_clusters` = 0", {"k": 0}),
+        (TypeError, "n_clusters", {"k": 2.5}),
+        (ValueError, "`n_init` = 0", {"n_init": 0}),
+        (TypeError, "invalid parameter `n_init` = 1.5: expected a non-negative integer", {"n_init": 1.5}),
+        (TypeError, "invalid parameter `n_init`: expected a bool, int, float or str, got list", {"n_init": [1]}),
+    ],
+)
+def test_bad_values_are_named(data, error, match, params):
     _, _, kernels = data
-    with pytest.raises(ValueError, match="`n_clusters` = 0"):
-        _fit(kernels, k=0)
-    with pytest.raises(TypeError, match="n_clusters"):
-        _fit(kernels, k=2.5)
+    with pytest.raises(error, match=match):
+        _fit(kernels, **params)
 
 
-def test_parameter_errors(data):
+def test_unknown_parameters_and_methods(data):
     _, _, kernels = data
-    with pytest.raises(ValueError, match="`n_init` = 0"):
-        _fit(kernels, n_init=0)
-    with pytest.raises(TypeError, match="invalid parameter `n_init` = 1.5: expected a non-negative integer"):
-        _fit(kernels, n_init=1.5)
     with pytest.raises(TypeError, match="`bogus`.*unknown parameter"):
         mkc.Clusterer("avg-kkm", 3, bogus=1).fit(kernels)
-    with pytest.raises(TypeError, match="invalid parameter `n_init`: expected a bool, int, float or str, got list"):
-        _fit(kernels, n_init=[1])
     with pytest.raises(ValueError, match="unknown method"):
         mkc.Clusterer("no-such-method", 3).fit(kernels)
 

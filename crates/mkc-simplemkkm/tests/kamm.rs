@@ -94,15 +94,8 @@ fn kamm_a_records_j_and_its_gamma_step_minimises_the_alignment_for_fixed_h() {
     let a = gradient::alignments(&views, fit.h.as_ref()).unwrap();
     let f = |g: &[f64]| g.iter().zip(&a).map(|(x, ap)| x * x * ap).sum::<f64>();
     let best = f(&fit.gamma);
-    for i in 0..=200 {
-        for j in 0..=(200 - i) {
-            let g = [
-                i as f64 / 200.0,
-                j as f64 / 200.0,
-                (200 - i - j) as f64 / 200.0,
-            ];
-            assert!(best <= f(&g) + 1e-12);
-        }
+    for g in mkc_mkkm::simplex_qp::grid3(200) {
+        assert!(best <= f(&g) + 1e-12);
     }
 }
 

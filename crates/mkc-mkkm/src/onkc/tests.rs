@@ -260,17 +260,10 @@ fn gamma_step_is_the_objective_over_the_simplex() {
     };
     let offset = full(&[1.0 / 3.0; 3]) - qp(&[1.0 / 3.0; 3]);
     let mut best_grid = f64::INFINITY;
-    for a in 0..=100 {
-        for b in 0..=(100 - a) {
-            let gm = [
-                a as f64 / 100.0,
-                b as f64 / 100.0,
-                (100 - a - b) as f64 / 100.0,
-            ];
-            let f = full(&gm);
-            assert!((f - qp(&gm) - offset).abs() < 1e-9 * f.abs().max(1.0));
-            best_grid = best_grid.min(f);
-        }
+    for gm in crate::simplex_qp::grid3(100) {
+        let f = full(&gm);
+        assert!((f - qp(&gm) - offset).abs() < 1e-9 * f.abs().max(1.0));
+        best_grid = best_grid.min(f);
     }
     let gamma = crate::simplex_qp::simplex_weights(q.as_ref(), &c, None, 0.0, "ONKC").unwrap();
     assert!(full(&gamma) <= best_grid + 1e-12 * best_grid.abs());
