@@ -87,6 +87,34 @@ fn an_interrupted_run_is_completed_by_running_only_the_missing_dataset() {
 }
 
 #[test]
+fn a_dataset_with_some_jobs_on_record_runs_only_the_others() {
+    // Records are appended job by job as the jobs end: a run killed inside a dataset
+    // leaves that dataset's finished jobs on record, and a resume runs only the others.
+    let dir = common::temp_dir("resume-inside");
+    let (full, part) = (dir.join("full.jsonl"), dir.join("part.jsonl"));
+    let fresh = run(CONFIG, &full, None, false);
+    let all = lines(&full);
+    // Drop RMKC's two jobs (3 runs each) of the second dataset: the other jobs stay.
+    let kept: String = all
+        .iter()
+        .filter(|l| !(l.contains(r#""dataset":"two""#) && l.contains(r#""method":"rmkc""#)))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&part, &kept).unwrap();
+    let index = RecordIndex::read(&part).unwrap();
+    assert_eq!(index.jobs(), 9 + 9);
+    let before = lines(&part).len();
+    assert_eq!(before, all.len() - 6);
+    let resumed = run(CONFIG, &part, Some(&index), false);
+    assert_eq!(lines(&part).len(), before + 6);
+    assert!(lines(&part)[before..]
+        .iter()
+        .all(|l| l.contains(r#""method":"rmkc""#)));
+    assert_eq!(md(&resumed), md(&fresh));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn records_of_other_seeds_or_parameters_are_not_reused() {
     let dir = common::temp_dir("resume-mismatch");
     let rec = dir.join("r.jsonl");

@@ -55,9 +55,10 @@ fn run_config(config: &str, threads: usize, records: &std::path::Path) -> Report
     .unwrap()
 }
 
-/// Every run record without its wall time.
+/// Every run record without its wall time, in a fixed order (the runner appends each
+/// job's records when the job ends, so the file's order follows the threads).
 fn records_without_time(path: &std::path::Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(path)
+    let mut records: Vec<serde_json::Value> = std::fs::read_to_string(path)
         .unwrap()
         .lines()
         .map(|l| {
@@ -71,7 +72,9 @@ fn records_without_time(path: &std::path::Path) -> Vec<serde_json::Value> {
             }
             v
         })
-        .collect()
+        .collect();
+    records.sort_by_cached_key(|v| v.to_string());
+    records
 }
 
 #[test]

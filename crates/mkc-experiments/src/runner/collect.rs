@@ -82,7 +82,17 @@ impl DatasetRuns<'_> {
         (runs, records)
     }
 
-    fn spec_runs(&self, si: usize, config_hash: &str, records: &mut Vec<RunRecord>) -> SpecRuns {
+    /// The records of job `j`'s runs just made (`res`), written as soon as the job ends so
+    /// that a killed run keeps every finished job (the same records [`Self::collect`]
+    /// returns for it).
+    pub fn job_records(&self, j: usize, res: &JobResult, config_hash: &str) -> Vec<RunRecord> {
+        let job = &self.jobs[j];
+        let template = self.template(job.spec, config_hash);
+        self.fresh_runs(self.specs[job.spec].col, job, res, &template, &mut None)
+    }
+
+    /// The fields every record of spec `si` shares.
+    fn template(&self, si: usize, config_hash: &str) -> RunRecord {
         let spec = &self.specs[si];
         let ids = |f: &dyn Fn(usize, usize) -> String| -> String {
             spec.users
@@ -91,7 +101,7 @@ impl DatasetRuns<'_> {
                 .collect::<Vec<_>>()
                 .join(",")
         };
-        let template = RunRecord {
+        RunRecord {
             config_hash: config_hash.to_string(),
             config: self.plan.name.clone(),
             profile: self.plan.profile.clone(),
@@ -102,7 +112,12 @@ impl DatasetRuns<'_> {
             n: self.data.n,
             n_clusters: self.data.n_clusters,
             ..RunRecord::default()
-        };
+        }
+    }
+
+    fn spec_runs(&self, si: usize, config_hash: &str, records: &mut Vec<RunRecord>) -> SpecRuns {
+        let spec = &self.specs[si];
+        let template = self.template(si, config_hash);
         let jobs: Vec<usize> = (0..self.jobs.len())
             .filter(|&j| self.jobs[j].spec == si)
             .collect();

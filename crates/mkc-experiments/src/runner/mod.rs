@@ -2,8 +2,10 @@
 //! and column), all (column, grid point, kernel) jobs of a dataset in parallel with
 //! rayon, restarts inside each job in parallel too. Results are collected in index order
 //! and each run's seed is `derive(base_seed, restart)`, so the outcome does not depend
-//! on the number of threads. With a [`RecordIndex`] (`resume`), jobs whose runs are all
-//! on record are taken from the records instead of run again.
+//! on the number of threads. Each job's run records are appended when the job ends (so
+//! their order in the file follows the threads; their content does not), and with a
+//! [`RecordIndex`] (`resume`), jobs whose runs are all on record are taken from the
+//! records instead of run again: a run killed inside a dataset loses only its unfinished jobs.
 //!
 //! The work of a dataset is split into specs and jobs (module `jobs`), scored into groups
 //! and run records (module `collect`) and summarised into the cells of its rows (module `cells`).
@@ -172,38 +174,44 @@ fn run_dataset(
         return Ok(());
     }
     progress.add(pending as u64);
-    let results = jobs
-        .par_iter()
-        .zip(&recorded)
-        .map(|(j, rec)| {
-            if rec.is_some() {
-                return None;
-            }
-            let r = jobs::run_job(plan, j, data);
-            progress.inc(1);
-            Some(r)
-        })
-        .collect();
     for (s, _) in recorded.iter().flatten().flatten().flatten() {
         rows.recorded_runs += 1;
         rows.recorded_seconds += s.time;
     }
-    let runs = DatasetRuns {
+    let mut runs = DatasetRuns {
         plan,
         data,
         specs,
         jobs,
         recorded,
-        results,
+        results: Vec::new(),
     };
-    let (spec_runs, records) = runs.collect(&opts.config_hash);
+    // Each job's records are appended as soon as it ends (one writer at a time), so that
+    // a run killed inside a long dataset keeps its finished jobs for `--resume`.
+    let writer = std::sync::Mutex::new(Ok(()));
+    runs.results = (0..runs.jobs.len())
+        .into_par_iter()
+        .map(|j| {
+            if runs.recorded[j].is_some() {
+                return None;
+            }
+            let r = jobs::run_job(plan, &runs.jobs[j], data);
+            if let Some(path) = &opts.records {
+                let records = runs.job_records(j, &r, &opts.config_hash);
+                let mut status = writer.lock().unwrap_or_else(|e| e.into_inner());
+                if status.is_ok() {
+                    *status = crate::record::append(path, &records);
+                }
+            }
+            progress.inc(1);
+            Some(r)
+        })
+        .collect();
+    let (spec_runs, _) = runs.collect(&opts.config_hash);
     for (ti, ri, row) in runs.rows(&spec_runs) {
         rows.slots[ti][ri] = Some(row);
     }
-    match &opts.records {
-        Some(path) => crate::record::append(path, &records),
-        None => Ok(()),
-    }
+    writer.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Run every table of `plan`.
