@@ -155,11 +155,12 @@ fn external_expectations_match_source_md() {
         }
         let rel = e.files.keys().next().unwrap();
         let block = source_block(&dir, rel);
-        let fv = e.features_var.as_deref().unwrap_or("X");
-        let line = block
-            .lines()
-            .find(|l| l.starts_with(&format!("- `{fv}`:")))
-            .unwrap();
+        // The line of SOURCE.md describing variable `var`.
+        let line_of = |var: &str| {
+            let start = format!("- `{var}`:");
+            block.lines().find(|l| l.starts_with(&start)).unwrap()
+        };
+        let line = line_of(e.features_var.as_deref().unwrap_or("X"));
         if let Some(shape) = line.split("shape (").nth(1) {
             let dims: Vec<usize> = shape
                 .split(')')
@@ -174,11 +175,7 @@ fn external_expectations_match_source_md() {
                 "{name}: {line}"
             );
         }
-        let lv = e.labels_var.as_deref().unwrap_or("y");
-        let lline = block
-            .lines()
-            .find(|l| l.starts_with(&format!("- `{lv}`:")))
-            .unwrap();
+        let lline = line_of(e.labels_var.as_deref().unwrap_or("y"));
         if let Some(c) = lline.split("counts: {").nth(1) {
             let counts: BTreeMap<String, usize> = c
                 .split('}')
