@@ -26,6 +26,14 @@ fn data() -> (Mat<f64>, Vec<usize>, Vec<Mat<f64>>) {
     (x.clone(), truth, vec![linear, gauss(1.0), gauss(3.0)])
 }
 
+/// The kernels with the features.
+fn full_set<'a>(x: &'a Mat<f64>, kernels: &'a [Mat<f64>]) -> KernelSet<'a> {
+    KernelSet::new(kernels)
+        .unwrap()
+        .with_features(x.as_ref())
+        .unwrap()
+}
+
 fn build(m: &dyn Method) -> Box<dyn DynClusterer> {
     let p = ParamSet::from_specs(&m.params(), &BTreeMap::new())
         .unwrap_or_else(|e| panic!("{}: default parameters: {e}", m.name()));
@@ -44,10 +52,7 @@ fn accuracy(truth: &[usize], pred: &[usize]) -> f64 {
 #[test]
 fn every_method_fits_through_the_contract_with_its_invariants() {
     let (x, truth, kernels) = data();
-    let set = KernelSet::new(&kernels)
-        .unwrap()
-        .with_features(x.as_ref())
-        .unwrap();
+    let set = full_set(&x, &kernels);
     let mut report = Vec::new();
     for m in methods::all() {
         let c = build(m);
@@ -117,10 +122,7 @@ fn every_method_fits_through_the_contract_with_its_invariants() {
 #[test]
 fn every_method_rejects_bad_cluster_counts_and_missing_inputs_with_typed_errors() {
     let (x, _, kernels) = data();
-    let full = KernelSet::new(&kernels)
-        .unwrap()
-        .with_features(x.as_ref())
-        .unwrap();
+    let full = full_set(&x, &kernels);
     let kernels_only = KernelSet::new(&kernels).unwrap();
     let features_only = KernelSet::from_features(x.as_ref()).unwrap();
     for m in methods::all() {

@@ -8,15 +8,25 @@ use mkc_experiments::runner::{run_plan, Report, RunOptions};
 use mkc_experiments::table::{render, RenderOptions};
 use mkc_experiments::Metric;
 
-const CONFIG: &str = r#"
-title = "threads"
-restarts = 6
-seeds = [1, 2]
-metrics = ["acc", "nmi", "purity", "ari"]
+/// The recipe `r` of both configs: three Gaussian widths and the linear kernel per view.
+macro_rules! recipe_r {
+    () => {
+        r#"
 [recipes.r]
 kernels = [{ kind = "gaussian", sigma_median_ratio = [0.5, 1.0, 2.0] }, { kind = "linear" }]
 normalize = ["center", "unit-diagonal"]
-[datasets.blobs]
+"#
+    };
+}
+
+const CONFIG: &str = concat!(
+    r#"
+title = "threads"
+restarts = 6
+seeds = [1, 2]
+metrics = ["acc", "nmi", "purity", "ari"]"#,
+    recipe_r!(),
+    r#"[datasets.blobs]
 recipe = "r"
 [tables.t]
 title = "T"
@@ -26,7 +36,8 @@ columns = [
   { id = "kkm-avg", label = "KKM avg", method = "kkm", summary = "average" },
   { id = "avg", label = "Avg-KKM", method = "avg-kkm" },
 ]
-"#;
+"#
+);
 
 fn run_with(threads: usize, records: &std::path::Path) -> Report {
     run_config(CONFIG, threads, records)
@@ -104,21 +115,15 @@ fn one_and_two_threads_give_identical_results() {
 
 /// Every multiple kernel method (three clusters) and the two-class methods (classes x and y
 /// only): records and tables identical for 1 and 2 threads, and every cell filled.
-const METHODS: &str = r#"
+const METHODS: &str = concat!(
+    r#"
 title = "threads, all methods"
 restarts = 2
 seeds = [3]
-metrics = ["acc", "nmi"]
-[recipes.r]
-kernels = [{ kind = "gaussian", sigma_median_ratio = [0.5, 1.0, 2.0] }, { kind = "linear" }]
-normalize = ["center", "unit-diagonal"]
-[datasets.blobs]
-recipe = "r"
-[datasets.two]
-source = "blobs"
-recipe = "r"
-classes = ["x", "y"]
-[tables.multi]
+metrics = ["acc", "nmi"]"#,
+    recipe_r!(),
+    common::blobs::blob_datasets!(),
+    r#"[tables.multi]
 title = "M"
 datasets = ["blobs"]
 columns = [
@@ -139,7 +144,8 @@ columns = [
   { id = "itersvr", label = "iterSVR", method = "itersvr" },
   { id = "lgmmc", label = "LG-MMC", method = "lgmmc" },
 ]
-"#;
+"#
+);
 
 #[test]
 fn every_method_gives_identical_results_for_one_and_two_threads() {

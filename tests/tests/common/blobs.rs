@@ -34,24 +34,37 @@ impl DataSource for Blobs {
     }
 }
 
-/// A config over the blobs and their two-class subset `two`: kernel k-means on a grid and
-/// on each of four kernels (two views x two widths), Avg-KKM, and RMKC on `two`
-/// (3 restarts of seed 5 per job).
-pub const CONFIG: &str = r#"
-title = "resume"
-restarts = 3
-seeds = [5]
-metrics = ["acc", "nmi"]
-[recipes.r]
-kernels = [{ kind = "gaussian", sigma_median_ratio = [0.5, 2.0] }]
-normalize = ["center", "unit-diagonal"]
+/// The datasets of a config over the blobs: `blobs` and its two-class subset `two`
+/// (classes x and y), both with the config's recipe `r`.
+macro_rules! blob_datasets {
+    () => {
+        r#"
 [datasets.blobs]
 recipe = "r"
 [datasets.two]
 source = "blobs"
 recipe = "r"
 classes = ["x", "y"]
-[tables.t]
+"#
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use blob_datasets;
+
+/// A config over the blobs and their two-class subset `two`: kernel k-means on a grid and
+/// on each of four kernels (two views x two widths), Avg-KKM, and RMKC on `two`
+/// (3 restarts of seed 5 per job).
+pub const CONFIG: &str = concat!(
+    r#"
+title = "resume"
+restarts = 3
+seeds = [5]
+metrics = ["acc", "nmi"]
+[recipes.r]
+kernels = [{ kind = "gaussian", sigma_median_ratio = [0.5, 2.0] }]
+normalize = ["center", "unit-diagonal"]"#,
+    blob_datasets!(),
+    r#"[tables.t]
 title = "T"
 datasets = ["blobs", "two"]
 columns = [
@@ -62,7 +75,8 @@ columns = [
 title = "U"
 datasets = ["two"]
 columns = [{ id = "rmkc", label = "RMKC", method = "rmkc", grid = { C = [0.1, 10.0] } }]
-"#;
+"#
+);
 
 /// The full profile of `config` over the blobs.
 pub fn plan(config: &str) -> Plan {
