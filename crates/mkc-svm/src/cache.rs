@@ -47,6 +47,7 @@ impl ColumnCache {
     }
 
     /// The column of variable `j` (filled by `fill` on a miss, `m` entries).
+    #[inline(always)]
     pub fn get(&mut self, j: usize, m: usize, fill: impl FnOnce(&mut [f64])) -> &[f64] {
         let s = self.slot_of[j];
         if s != NONE {

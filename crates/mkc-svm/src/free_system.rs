@@ -42,9 +42,11 @@ use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, Mat, MatRef, Par};
 
 /// Relative ridge δ / max diag of the factorised matrices.
-const RIDGE: f64 = 1e-8;
-/// Rounds of iterated Tikhonov refinement after the first solve.
-const REFINE: usize = 3;
+pub(crate) const RIDGE: f64 = 1e-8;
+/// Rounds of iterated Tikhonov refinement after the first solve (at most) ...
+pub(crate) const REFINE: usize = 3;
+/// ... stopped early once a round changes no entry by more than this times the largest.
+const REFINE_STOP: f64 = 1e-12;
 /// Refactorise when the changes since the base exceed this fraction of the base ...
 const REBUILD_FRACTION: f64 = 0.125;
 /// ... plus this many variables.
@@ -211,7 +213,7 @@ impl FreeSystem {
         let g_chol = cholesky(mul_tn(n_mat.as_ref(), c_mat.as_ref()))?;
         let mut z = Mat::<f64>::zeros(u, 1);
         let mut nu = Mat::<f64>::zeros(nc, 1);
-        for _ in 0..=REFINE {
+        for round in 0..=REFINE {
             // (M − δI) z + Nν = −b  ⇐  M z' + Nν = −(b − δ z).
             let rhs = Mat::from_fn(u, 1, |k, _| b[(k, 0)] - self.ridge * z[(k, 0)]);
             let zb = inv.apply(&rhs);
@@ -219,7 +221,18 @@ impl FreeSystem {
             rhs_nu[(nc - 1, 0)] += target;
             chol_solve(g_chol.as_ref(), rhs_nu.as_mut());
             nu = -rhs_nu;
-            z = -(&zb + &c_mat * &nu);
+            let next = -(&zb + &c_mat * &nu);
+            // Stop refining once a round changes nothing above rounding.
+            let (change, size) = (0..u).fold((0.0f64, 0.0f64), |(c, m), k| {
+                (
+                    c.max((next[(k, 0)] - z[(k, 0)]).abs()),
+                    m.max(next[(k, 0)].abs()),
+                )
+            });
+            z = next;
+            if round > 0 && change <= REFINE_STOP * size {
+                break;
+            }
         }
         if std::env::var_os("WARM_DEBUG").is_some() {
             eprintln!(
@@ -305,7 +318,7 @@ fn mul_tn(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
 
 /// The lower Cholesky factor of `a` (sequential, in place); `None` if `a` is not
 /// numerically positive definite.
-fn cholesky(mut a: Mat<f64>) -> Option<Mat<f64>> {
+pub(crate) fn cholesky(mut a: Mat<f64>) -> Option<Mat<f64>> {
     let m = a.nrows();
     if m == 0 {
         return Some(a);
@@ -328,7 +341,7 @@ fn cholesky(mut a: Mat<f64>) -> Option<Mat<f64>> {
 }
 
 /// `rhs ← (L Lᵀ)⁻¹ rhs` for a lower Cholesky factor `l`.
-fn chol_solve(l: MatRef<'_, f64>, rhs: faer::MatMut<'_, f64>) {
+pub(crate) fn chol_solve(l: MatRef<'_, f64>, rhs: faer::MatMut<'_, f64>) {
     if l.nrows() == 0 {
         return;
     }

@@ -13,20 +13,25 @@
 //!
 //! 1. guesses the sets: t at its lower bound if `α_t − w_t / Q_tt ≤ l_t`, at its upper
 //!    bound if `≥ u_t`, free otherwise (`Q_tt` scales the guess like one Newton step);
+//!    a warm start's first guess is its current bound statuses instead
+//!    ([`crate::SmoParams::warm_polish`]);
 //! 2. puts the bounded variables on their bounds and solves the free ones exactly,
 //!
 //!    ```text
 //!    Q_FF Δ_F + r + λ y_F = 0,   y_Fᵀ Δ_F = −y_Bᵀ Δ_B,   r = G_F + Q_FB Δ_B
 //!    ```
 //!
-//!    (one Cholesky factorisation of `Q_FF + δI`, faer, sequential, with iterated
-//!    Tikhonov refinement: duplicated points make `Q_FF` exactly singular), which gives
-//!    the new α and λ, and updates G;
+//!    (a Cholesky factorisation of `Q_FF + δI`, faer, sequential, with iterated
+//!    Tikhonov refinement: duplicated points make `Q_FF` exactly singular; the
+//!    warm-start polish factorises in its first round only and updates the factor for
+//!    the set changes of later rounds, see the `free_system` module), which gives the
+//!    new α and λ, and updates G;
 //! 3. stops when the guessed sets repeat: the free α are then inside their box and the
 //!    bounded ones have multipliers of the right sign, i.e. α is optimal on the active
 //!    variables up to rounding.
 //!
-//! The iterate is kept only when the sets settle; otherwise (a cap of rounds, or
+//! The iterate is kept only when the sets settle (and the settled point is feasible to
+//! rounding: the free α in their box, `yᵀα` unchanged); otherwise (a cap of rounds, or
 //! four rounds without fewer set changes: the iteration can cycle when `Q` is not an
 //! M-matrix) α and G are left as they were. The SMO loop then goes on either way: it
 //! checks the KKT conditions on every variable, including shrunk ones, so the polish
@@ -37,9 +42,10 @@
 //! problem: the solution meets the same KKT tolerance, after a settled polish usually
 //! to rounding (violation ~1e-14).
 
-use crate::free_system::FreeSystem;
+use crate::free_system::{chol_solve, cholesky, FreeSystem, REFINE, RIDGE};
 use crate::qmatrix::QMatrix;
 use crate::state::State;
+use faer::Mat;
 
 /// What a polish attempt did.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,7 +81,7 @@ pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
     max_rounds: usize,
     start: Start,
 ) -> Polish {
-    let Some(mut p) = Active::from_state(s) else {
+    let Some(mut p) = Active::from_state(s, start == Start::Status) else {
         return Polish::Skipped;
     };
     let mut sets = match start {
@@ -137,14 +143,18 @@ struct Active {
     lambda: f64,
     /// Column buffer at the active rows.
     col: Vec<f64>,
-    /// The free-set factorisation, kept from round to round.
+    /// Whether the free-set factorisation is kept from round to round and updated
+    /// (`free_system`; the warm-start polish) or each round factorises afresh (the
+    /// scheduled polish, whose iterates stay those it has always had).
+    keep_factor: bool,
+    /// The kept factorisation.
     sys: Option<FreeSystem>,
 }
 
 impl Active {
     /// The copies, with λ first estimated as −ρ from the free variables (libsvm's mean
     /// of y_t G_t); `None` with fewer than two free variables.
-    fn from_state<Q: QMatrix + ?Sized>(s: &State<'_, Q>) -> Option<Self> {
+    fn from_state<Q: QMatrix + ?Sized>(s: &State<'_, Q>, keep_factor: bool) -> Option<Self> {
         let act = s.active.clone();
         let free_pos: Vec<usize> = (0..act.len()).filter(|&p| s.status[act[p]] == 0).collect();
         if free_pos.len() < 2 {
@@ -163,6 +173,7 @@ impl Active {
             lambda,
             col: vec![0.0; act.len()],
             act,
+            keep_factor,
             sys: None,
         })
     }
@@ -216,12 +227,18 @@ impl Active {
                 _ => 0.0,
             })
             .collect();
-        if self.sys.is_none() {
-            self.sys = Some(FreeSystem::new(q, &self.act, &f)?);
-        }
-        let (r, shift) = self.linear_term(q, &f, &delta);
-        let sys = self.sys.as_mut()?;
-        let (dir, lam) = sys.solve(q, &self.act, &f, &r, &self.y, -shift)?;
+        let (dir, lam) = if self.keep_factor {
+            if self.sys.is_none() {
+                self.sys = Some(FreeSystem::new(q, &self.act, &f)?);
+            }
+            let (r, shift) = self.linear_term(q, &f, &delta);
+            let sys = self.sys.as_mut()?;
+            sys.solve(q, &self.act, &f, &r, &self.y, -shift)?
+        } else {
+            let (q_ff, r, shift) = self.reduced_system(q, &f, &delta);
+            let yf: Vec<f64> = f.iter().map(|&p| self.y[p]).collect();
+            solve_free(q_ff, &r, &yf, -shift)?
+        };
         for (k, &p) in f.iter().enumerate() {
             delta[p] = dir[k];
         }
@@ -268,6 +285,38 @@ impl Active {
             }
         }
         (r, shift)
+    }
+
+    /// `Q_FF`, `r = g_F + Q_FB Δ_B` and `y_Bᵀ Δ_B` for the free positions `f` and the
+    /// bound moves `delta` (zero on `f`).
+    fn reduced_system<Q: QMatrix + ?Sized>(
+        &mut self,
+        q: &Q,
+        f: &[usize],
+        delta: &[f64],
+    ) -> (Mat<f64>, Vec<f64>, f64) {
+        let m = f.len();
+        let f_idx: Vec<usize> = f.iter().map(|&p| self.act[p]).collect();
+        let mut r: Vec<f64> = f.iter().map(|&p| self.g[p]).collect();
+        let mut shift = 0.0;
+        for (p, &d) in delta.iter().enumerate() {
+            if d != 0.0 {
+                q.column_at(self.act[p], &f_idx, &mut self.col[..m]);
+                for (ri, &c) in r.iter_mut().zip(&self.col[..m]) {
+                    *ri += d * c;
+                }
+                shift += self.y[p] * d;
+            }
+        }
+        let mut q_ff = Mat::<f64>::zeros(m, m);
+        for (c, &j) in f_idx.iter().enumerate() {
+            let cm = q_ff
+                .col_mut(c)
+                .try_as_col_major_mut()
+                .expect("owned Mat is column-major");
+            q.column_at(j, &f_idx, cm.as_slice_mut());
+        }
+        (q_ff, r, shift)
     }
 
     /// α += Δ and G += Q[:, moved] Δ on the active rows.
@@ -319,6 +368,46 @@ impl Active {
             s.refresh_status_at(t, p);
         }
     }
+}
+
+/// `Δ_F = −Q_FF⁻¹(r + λ y_F)` with `y_Fᵀ Δ_F = target`; returns Δ_F and λ.
+fn solve_free(q: Mat<f64>, r: &[f64], yf: &[f64], target: f64) -> Option<(Vec<f64>, f64)> {
+    let x = factor_solve(q, r, yf)?;
+    let m = r.len();
+    let (yu, yv): (f64, f64) = (0..m).fold((0.0, 0.0), |(a, c), i| {
+        (a + yf[i] * x[(i, 0)], c + yf[i] * x[(i, 1)])
+    });
+    if !(yv > 0.0 && yv.is_finite() && yu.is_finite()) {
+        return None;
+    }
+    let lambda = -(target + yu) / yv;
+    let dir: Vec<f64> = (0..m).map(|i| -x[(i, 0)] - lambda * x[(i, 1)]).collect();
+    dir.iter().all(|v| v.is_finite()).then_some((dir, lambda))
+}
+
+/// `[Q_FF⁻¹ r, Q_FF⁻¹ y_F]` by one Cholesky factorisation of `Q_FF + δI`,
+/// δ = [`RIDGE`] · max diag, and [`REFINE`] rounds of iterated Tikhonov refinement
+/// `(Q_FF + δI) x_{k+1} = b + δ x_k`, which converge to the solution of `Q_FF x = b` on
+/// the directions with eigenvalues well above δ. The ridge is needed: duplicated points
+/// (Letter has many) make `Q_FF` exactly singular. `None` if even `Q_FF + δI` is not
+/// numerically positive definite. `l` holds `Q_FF` and is factorised in place.
+fn factor_solve(mut l: Mat<f64>, r: &[f64], yf: &[f64]) -> Option<Mat<f64>> {
+    let m = r.len();
+    let max_diag = (0..m).map(|i| l[(i, i)]).fold(0.0f64, f64::max);
+    let ridge = RIDGE * max_diag;
+    for i in 0..m {
+        l[(i, i)] += ridge;
+    }
+    let l = cholesky(l)?;
+    let b = Mat::from_fn(m, 2, |i, j| if j == 0 { r[i] } else { yf[i] });
+    let mut x = b.clone();
+    chol_solve(l.as_ref(), x.as_mut());
+    for _ in 0..REFINE {
+        let mut next = Mat::from_fn(m, 2, |i, j| b[(i, j)] + ridge * x[(i, j)]);
+        chol_solve(l.as_ref(), next.as_mut());
+        x = next;
+    }
+    Some(x)
 }
 
 /// Rounds without a new least number of set changes before an attempt is abandoned.

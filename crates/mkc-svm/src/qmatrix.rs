@@ -60,21 +60,6 @@ pub trait QMatrix: Sync {
         }
         self.add_column(j, b, out);
     }
-    /// `out[rows[t]] += a · extra[t] + b · Q_{rows[t], j}` for every position t.
-    fn add_column_with_at(
-        &self,
-        j: usize,
-        b: f64,
-        a: f64,
-        extra: &[f64],
-        rows: &[usize],
-        out: &mut [f64],
-    ) {
-        for (&r, &e) in rows.iter().zip(extra) {
-            out[r] += a * e;
-        }
-        self.add_column_at(j, b, rows, out);
-    }
 }
 
 /// Evaluate `$body` with `$pairs` an iterator of `(σ_r, K_rj)` over all rows (or over
@@ -156,7 +141,7 @@ impl<'a> DenseSigned<'a> {
         self.scale
     }
 
-    #[inline]
+    #[inline(always)]
     fn sign(&self, i: usize) -> f64 {
         match self.signs {
             Some(s) => s[i],
@@ -165,7 +150,7 @@ impl<'a> DenseSigned<'a> {
     }
 
     /// `out[k] (+)= c · σ_k K_kj` over all k; `ACC` chooses `+=` or `=`.
-    #[inline]
+    #[inline(always)]
     fn column_scaled<const ACC: bool>(&self, j: usize, c: f64, out: &mut [f64]) {
         signed_column!(self, j, |pairs| {
             for (o, (sv, kv)) in out.iter_mut().zip(pairs) {
@@ -175,7 +160,7 @@ impl<'a> DenseSigned<'a> {
     }
 
     /// `out[t] (+)= c · σ_r K_rj` for `r = rows[t]`; `ACC` chooses `+=` or `=`.
-    #[inline]
+    #[inline(always)]
     fn column_at_scaled<const ACC: bool>(&self, j: usize, c: f64, rows: &[usize], out: &mut [f64]) {
         signed_column!(self, j, rows, |pairs| {
             for (o, (sv, kv)) in out.iter_mut().zip(pairs) {
@@ -210,9 +195,11 @@ impl QMatrix for DenseSigned<'_> {
             *o = self.scale * s * s * self.k[(i, i)];
         }
     }
+    #[inline(always)]
     fn column_into(&self, j: usize, out: &mut [f64]) {
         self.column_scaled::<false>(j, self.scale * self.sign(j), out);
     }
+    #[inline(always)]
     fn column_at(&self, j: usize, rows: &[usize], out: &mut [f64]) {
         self.column_at_scaled::<false>(j, self.scale * self.sign(j), rows, out);
     }
@@ -227,27 +214,12 @@ impl QMatrix for DenseSigned<'_> {
             }
         })
     }
+    #[inline(always)]
     fn add_column_with(&self, j: usize, b: f64, a: f64, extra: &[f64], out: &mut [f64]) {
         let b = b * self.scale * self.sign(j);
         signed_column!(self, j, |pairs| {
             for ((o, &e), (sv, kv)) in out.iter_mut().zip(extra).zip(pairs) {
                 *o += a * e + b * sv * kv;
-            }
-        })
-    }
-    fn add_column_with_at(
-        &self,
-        j: usize,
-        b: f64,
-        a: f64,
-        extra: &[f64],
-        rows: &[usize],
-        out: &mut [f64],
-    ) {
-        let b = b * self.scale * self.sign(j);
-        signed_column!(self, j, rows, |pairs| {
-            for ((&r, &e), (sv, kv)) in rows.iter().zip(extra).zip(pairs) {
-                out[r] += a * e + b * sv * kv;
             }
         })
     }
@@ -396,20 +368,6 @@ impl<Q: QMatrix> QMatrix for WithDiagonal<Q> {
         self.inner.add_column_with(j, b, a, extra, out);
         out[j] += b * self.diag[j];
     }
-    fn add_column_with_at(
-        &self,
-        j: usize,
-        b: f64,
-        a: f64,
-        extra: &[f64],
-        rows: &[usize],
-        out: &mut [f64],
-    ) {
-        self.inner.add_column_with_at(j, b, a, extra, rows, out);
-        if rows.binary_search(&j).is_ok() {
-            out[j] += b * self.diag[j];
-        }
-    }
 }
 
 impl<Q: QMatrix + ?Sized> QMatrix for &Q {
@@ -436,16 +394,5 @@ impl<Q: QMatrix + ?Sized> QMatrix for &Q {
     }
     fn add_column_with(&self, j: usize, b: f64, a: f64, extra: &[f64], out: &mut [f64]) {
         (**self).add_column_with(j, b, a, extra, out)
-    }
-    fn add_column_with_at(
-        &self,
-        j: usize,
-        b: f64,
-        a: f64,
-        extra: &[f64],
-        rows: &[usize],
-        out: &mut [f64],
-    ) {
-        (**self).add_column_with_at(j, b, a, extra, rows, out)
     }
 }

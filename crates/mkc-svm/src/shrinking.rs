@@ -73,29 +73,44 @@ pub(crate) fn reconstruct_gradient<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>) {
     let nonzero = s.alpha.iter().filter(|&&a| a != 0.0).count();
     if moved < nonzero {
         // From the reference point: G_t = G_ref_t + Σ_{α_j moved} Q_tj (α_j − α_ref_j).
-        for &t in &inactive {
-            s.g[t] = s.g_ref[t];
-        }
-        for j in 0..s.n {
-            let d = s.alpha[j] - s.alpha_ref[j];
-            if d != 0.0 {
-                s.q.add_column_at(j, d, &inactive, &mut s.g);
-            }
-        }
+        let d: Vec<f64> = (0..s.n).map(|j| s.alpha[j] - s.alpha_ref[j]).collect();
+        add_columns_at(s.q, &d, &inactive, &s.g_ref, &mut s.g);
     } else {
-        for &t in &inactive {
-            s.g[t] = s.p[t];
-        }
-        for j in 0..s.n {
-            let a = s.alpha[j];
-            if a != 0.0 {
-                s.q.add_column_at(j, a, &inactive, &mut s.g);
-            }
-        }
+        add_columns_at(s.q, &s.alpha, &inactive, &s.p, &mut s.g);
     }
     s.active = (0..s.n).collect();
     s.all_active = true;
     s.cache.reset(s.n);
     s.set_reference();
     s.pack();
+}
+
+/// `out[t] = base[t] + Σ_{c_j ≠ 0} c_j Q_tj` for every `t` in `rows`, adding the columns
+/// in increasing `j`. When `rows` hold at least half of the variables the columns are
+/// added in full into a scratch vector (contiguous reads) and `rows` copied out; each
+/// entry sees the same additions in the same order either way.
+fn add_columns_at<Q: QMatrix + ?Sized>(
+    q: &Q,
+    c: &[f64],
+    rows: &[usize],
+    base: &[f64],
+    out: &mut [f64],
+) {
+    let nonzero = c.iter().enumerate().filter(|(_, &v)| v != 0.0);
+    if 2 * rows.len() >= out.len() {
+        let mut full = base.to_vec();
+        for (j, &v) in nonzero {
+            q.add_column(j, v, &mut full);
+        }
+        for &t in rows {
+            out[t] = full[t];
+        }
+    } else {
+        for &t in rows {
+            out[t] = base[t];
+        }
+        for (j, &v) in nonzero {
+            q.add_column_at(j, v, rows, out);
+        }
+    }
 }

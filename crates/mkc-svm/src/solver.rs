@@ -38,7 +38,7 @@ impl Default for SmoParams {
             max_iter: None,
             shrinking: true,
             polish: false,
-            warm_polish: true,
+            warm_polish: false,
         }
     }
 }
@@ -64,10 +64,12 @@ impl SmoParams {
         /// iterates are then libsvm's). It pays off when many variables are free at the
         /// optimum and `Q` is ill-conditioned (large C, ε = 0 SVR): see the crate docs.
         polish: bool,
-        /// Enable or disable the warm-start polish (default on): a warm start tries the
+        /// Enable or disable the warm-start polish (default off): a warm start tries the
         /// [active-set polish](crate::polish) once, from its bound statuses, right after
-        /// its second shrinking (see `Smo::run`). A warm start is libsvm-free territory
-        /// anyway; the solution meets the same KKT tolerance either way.
+        /// its second shrinking (see `Smo::run`). The solution meets the same KKT
+        /// tolerance either way, usually to rounding with it; off by default because it
+        /// moves the warm-started solves of RMKC, LG-MMC and iterSVR within the tolerance,
+        /// and with them some quick-table cells.
         warm_polish: bool,
     }
 }
@@ -290,13 +292,23 @@ impl Smo {
     ///
     /// Right after its second shrinking (iteration `min(n, 1000) / WARM_EARLY_SHRINKS`)
     /// a warm start that has not converged tries the [active-set polish](crate::polish)
-    /// once, from its bound statuses ([`SmoParams::warm_polish`], on by default): after
+    /// once, from its bound statuses ([`SmoParams::warm_polish`], off by default): after
     /// one label flip the free set barely changes, so the sets settle in two or three
     /// rounds on one factorisation updated as they change
     /// (`free_system` module), where SMO's tail would need about 1000
     /// pair updates per decade of tolerance. The loop then goes on and checks the KKT
     /// conditions on every variable as before.
     fn run<Q: QMatrix + ?Sized>(&self, s: &mut State<'_, Q>, warm: bool) -> (usize, bool, usize) {
+        pulp::Arch::new().dispatch(SmoLoop { smo: self, s, warm })
+    }
+
+    /// The body of [`Smo::run`], inlined into the instruction-set dispatch.
+    #[inline(always)]
+    fn run_loop<Q: QMatrix + ?Sized>(
+        &self,
+        s: &mut State<'_, Q>,
+        warm: bool,
+    ) -> (usize, bool, usize) {
         let n = s.n;
         let max_iter = self
             .max_iter
@@ -351,6 +363,25 @@ impl Smo {
         };
         reconstruct_gradient(s);
         (iter, optimal, polish.steps)
+    }
+}
+
+/// The SMO loop compiled for the best instruction set the CPU has (`pulp`'s runtime
+/// dispatch: AVX2 where available, else the baseline). The loop and the selection,
+/// step and column reads it calls are inlined, so the compiler vectorises them for that
+/// set; no floating-point operation changes (Rust never fuses a multiply and an add),
+/// so the iterates are the same bit for bit on every instruction set.
+struct SmoLoop<'a, 'q, Q: QMatrix + ?Sized> {
+    smo: &'a Smo,
+    s: &'a mut State<'q, Q>,
+    warm: bool,
+}
+
+impl<Q: QMatrix + ?Sized> pulp::WithSimd for SmoLoop<'_, '_, Q> {
+    type Output = (usize, bool, usize);
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) -> Self::Output {
+        self.smo.run_loop(self.s, self.warm)
     }
 }
 
@@ -436,7 +467,7 @@ macro_rules! smo_options {
             self.smo = self.smo.polish(on);
             self
         }
-        /// The warm-start polish on/off (default on; see [`crate::SmoParams`]).
+        /// The warm-start polish on/off (default off; see [`crate::SmoParams`]).
         pub fn warm_polish(mut self, on: bool) -> Self {
             self.smo = self.smo.warm_polish(on);
             self

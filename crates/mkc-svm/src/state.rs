@@ -177,7 +177,7 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
         s
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn refresh_status(&mut self, t: usize) {
         let st = status_of(self.alpha[t], self.lo[t], self.up[t]);
         self.status[t] = st;
@@ -196,7 +196,7 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
     }
 
     /// Refresh the status of variable `t` at active position `pos` (full and packed).
-    #[inline]
+    #[inline(always)]
     pub fn refresh_status_at(&mut self, t: usize, pos: usize) {
         self.refresh_status(t);
         self.pup[pos] = self.up_pen[t];
@@ -239,7 +239,7 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
     }
 
     /// Column `i` of `Q` at the active rows into `col_i` (position-indexed).
-    #[inline]
+    #[inline(always)]
     pub fn fetch_col_i(&mut self, i: usize) {
         if self.all_active {
             self.q.column_into(i, &mut self.col_i);
@@ -265,6 +265,7 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
     /// Minimise along `y_i e_i − y_j e_j` (the pair from the working-set selection, at
     /// active positions `pos_i`, `pos_j`; `col_i` must already hold column `i` at the
     /// active rows), clip to the box, and update the packed `G` on the active set.
+    #[inline(always)]
     pub fn take_step(&mut self, i: usize, pos_i: usize, j: usize, pos_j: usize) {
         let (yi, yj) = (self.y[i], self.y[j]);
         let (ai, aj) = (self.alpha[i], self.alpha[j]);

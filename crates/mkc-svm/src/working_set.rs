@@ -32,6 +32,7 @@ pub(crate) enum Selection {
     },
 }
 
+#[inline(always)]
 pub(crate) fn select<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) -> Selection {
     // Step 1: the maximal violator i in I_up and, in the same pass, M' = max_{I_low} yG
     // (it does not depend on i; non-members carry −∞ penalties). When m − M' < ε the

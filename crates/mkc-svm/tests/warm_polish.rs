@@ -1,4 +1,4 @@
-//! The warm-start polish (`SmoParams::warm_polish`, on by default): after label flips the
+//! The warm-start polish (`SmoParams::warm_polish`): after label flips the
 //! warm solve meets the KKT conditions (independently checked) and the cold optimum, the
 //! polish does settle where it is meant to, and the result is the same for one and two
 //! threads.
@@ -29,7 +29,11 @@ fn warm_solve_after_flips_meets_kkt_and_the_cold_objective() {
     let (k, y) = random_rbf(&mut r, n, 6, 0.4);
     let ck = CheckedKernel::new(k.as_ref()).unwrap();
     for (c, tol) in [(1.0, 1e-3), (10.0, 1e-3), (10.0, 1e-6)] {
-        let svc = CSvcParams::new(c).tol(tol).check().unwrap();
+        let svc = CSvcParams::new(c)
+            .tol(tol)
+            .warm_polish(true)
+            .check()
+            .unwrap();
         let plain = CSvcParams::new(c)
             .tol(tol)
             .warm_polish(false)
@@ -102,7 +106,7 @@ fn warm_polish_settles_after_one_flip() {
 fn warm_polish_is_thread_count_independent() {
     let (k, y) = mkc_svm::problems::overlapping_blobs_rbf(500, 9);
     let ck = CheckedKernel::new(k.as_ref()).unwrap();
-    let svc = CSvcParams::new(10.0).check().unwrap();
+    let svc = CSvcParams::new(10.0).warm_polish(true).check().unwrap();
     let base = svc.solve(&ck, 1.0, &y, None).unwrap();
     let y2 = flip_least_confident(&y, &base, 2);
     let run = |threads: usize| {
