@@ -52,6 +52,13 @@ impl Toy {
         fetch_toy(&self.reg, &self.dir)
     }
 
+    /// Fetch, which succeeds, and [`Toy::saved`].
+    fn fetched(&self) {
+        let r = self.fetch();
+        assert!(r.is_ok(), "{}", r.summary());
+        self.saved();
+    }
+
     /// The file holds the body and nothing else is left under `web/`.
     fn saved(&self) {
         assert_eq!(std::fs::read(self.dir.join(REL)).unwrap(), self.body);
@@ -154,9 +161,7 @@ fn a_bad_primary_falls_back_to_the_mirror() {
 #[test]
 fn a_connection_dropped_half_way_is_resumed_with_a_range_request() {
     let t = Toy::new(Mode::DropHalf, "drop");
-    let r = t.fetch();
-    assert!(r.is_ok(), "{}", r.summary());
-    t.saved();
+    t.fetched();
     let half = t.body.len() / 2;
     assert_eq!(
         t.server.ranges(),
@@ -168,9 +173,7 @@ fn a_connection_dropped_half_way_is_resumed_with_a_range_request() {
 #[test]
 fn a_server_that_ignores_range_still_gives_the_right_bytes() {
     let t = Toy::new(Mode::DropHalfNoRange, "norange");
-    let r = t.fetch();
-    assert!(r.is_ok(), "{}", r.summary());
-    t.saved();
+    t.fetched();
     assert_eq!(t.server.requests(), 2);
 }
 

@@ -87,26 +87,23 @@ fn wrong_checksum_is_an_error() {
     let e = reg.load("toy", &DataDir::at(&dir)).unwrap_err();
     assert!(matches!(e, Error::Checksum { .. }), "{e}");
     // with the right checksums it loads, and NaN labels are refused
-    let sha = |p: &Path| mkc_data::datadir::sha256_file(p).unwrap();
-    let text = one("")
-        .replacen(SHA_A, &sha(&dir.join("toy/data.csv")), 1)
-        .replacen(SHA_A, &sha(&dir.join("toy/labels.csv")), 1);
-    let ds = Registry::from_toml_str(&text, "t")
-        .unwrap()
-        .load("toy", &DataDir::at(&dir))
-        .unwrap();
+    // the registry with the files' own checksums, loaded
+    let load = || {
+        let sha = |p: &Path| mkc_data::datadir::sha256_file(p).unwrap();
+        let text = one("")
+            .replacen(SHA_A, &sha(&dir.join("toy/data.csv")), 1)
+            .replacen(SHA_A, &sha(&dir.join("toy/labels.csv")), 1);
+        Registry::from_toml_str(&text, "t")
+            .unwrap()
+            .load("toy", &DataDir::at(&dir))
+    };
+    let ds = load().unwrap();
     assert_eq!(
         (ds.n_samples(), ds.class_names.clone()),
         (2, vec!["a".to_string(), "b".to_string()])
     );
     std::fs::write(dir.join("toy/labels.csv"), "a\nNaN\n").unwrap();
-    let text = one("")
-        .replacen(SHA_A, &sha(&dir.join("toy/data.csv")), 1)
-        .replacen(SHA_A, &sha(&dir.join("toy/labels.csv")), 1);
-    let e = Registry::from_toml_str(&text, "t")
-        .unwrap()
-        .load("toy", &DataDir::at(&dir))
-        .unwrap_err();
+    let e = load().unwrap_err();
     assert!(e.to_string().contains("missing"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
