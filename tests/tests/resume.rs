@@ -8,7 +8,7 @@ use mkc_experiments::dataset::Unavailable;
 use mkc_experiments::resume::RecordIndex;
 use mkc_experiments::runner::Report;
 use mkc_experiments::table::{render, RenderOptions};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn run(config: &str, records: &Path, index: Option<&RecordIndex>, recorded_only: bool) -> Report {
     blobs::run(&blobs::plan(config), records, index, recorded_only)
@@ -18,6 +18,15 @@ fn lines(p: &Path) -> Vec<String> {
     std::fs::read_to_string(p)
         .map(|t| t.lines().map(str::to_string).collect())
         .unwrap_or_default()
+}
+
+/// A fresh full run into `<dir>/full.jsonl`: the directory (`temp_dir(tag)`), the path
+/// `<dir>/part.jsonl` for a partial record, the report and the full record's lines.
+fn fresh(tag: &str) -> (PathBuf, PathBuf, Report, Vec<String>) {
+    let dir = common::temp_dir(tag);
+    let (full, part) = (dir.join("full.jsonl"), dir.join("part.jsonl"));
+    let report = run(CONFIG, &full, None, false);
+    (dir, part, report, lines(&full))
 }
 
 fn md(r: &Report) -> String {
@@ -46,11 +55,8 @@ fn a_complete_record_reproduces_the_tables_without_running_anything() {
 
 #[test]
 fn an_interrupted_run_is_completed_by_running_only_the_missing_dataset() {
-    let dir = common::temp_dir("resume-partial");
-    let (full, part) = (dir.join("full.jsonl"), dir.join("part.jsonl"));
-    let fresh = run(CONFIG, &full, None, false);
+    let (dir, part, fresh, all) = fresh("resume-partial");
     // Keep the first dataset's records and half a line of the next one (a killed writer).
-    let all = lines(&full);
     let kept: Vec<&String> = all
         .iter()
         .filter(|l| l.contains(r#""dataset":"blobs""#))
@@ -90,10 +96,7 @@ fn an_interrupted_run_is_completed_by_running_only_the_missing_dataset() {
 fn a_dataset_with_some_jobs_on_record_runs_only_the_others() {
     // Records are appended job by job as the jobs end: a run killed inside a dataset
     // leaves that dataset's finished jobs on record, and a resume runs only the others.
-    let dir = common::temp_dir("resume-inside");
-    let (full, part) = (dir.join("full.jsonl"), dir.join("part.jsonl"));
-    let fresh = run(CONFIG, &full, None, false);
-    let all = lines(&full);
+    let (dir, part, fresh, all) = fresh("resume-inside");
     // Drop RMKC's two jobs (3 runs each) of the second dataset: the other jobs stay.
     let kept: String = all
         .iter()

@@ -53,6 +53,14 @@ pub fn check_stopping(tol: f64, max_iter: usize) -> Result<()> {
     Ok(())
 }
 
+/// The checks of the methods whose weight step is the regularised simplex QP (MKKM-MiR,
+/// LKAM): `lambda ≥ 0`, the stopping rule ([`check_stopping`]) and `zero_weight`.
+pub fn check_regularised(lambda: f64, tol: f64, max_iter: usize, zero_weight: f64) -> Result<()> {
+    validate::non_negative("lambda", lambda)?;
+    check_stopping(tol, max_iter)?;
+    check_zero_weight(zero_weight)
+}
+
 /// Declare a parameter builder of the family: the struct (`Clone, Debug, PartialEq`) with
 /// the fields listed, each with its default after `=`, followed by the three every method
 /// shares — `preprocessing` (default centre, then unit diagonal), `eigen`
@@ -190,11 +198,7 @@ family_params! {
         /// Weights below this are set to 0 after each QP (authors: 1e-6).
         zero_weight: f64 = 1e-6,
     }
-    check(&self) {
-        validate::non_negative("lambda", self.lambda)?;
-        check_stopping(self.tol, self.max_iter)?;
-        check_zero_weight(self.zero_weight)
-    }
+    check(&self) { check_regularised(self.lambda, self.tol, self.max_iter, self.zero_weight) }
 }
 
 #[cfg(test)]

@@ -1,11 +1,10 @@
 //! LKAM's hyperparameters: a builder with the defaults of the authors' code, checked once
 //! into [`Lkam`](super::Lkam).
 
-use mkc_core::{validate, Error};
+use mkc_core::Error;
 
 use super::Lkam;
-use crate::params::check_stopping;
-use crate::simplex_qp::check_zero_weight;
+use crate::params::check_regularised;
 
 crate::family_params! {
     /// Parameters of LKAM (Li et al., IJCAI 2016), unchecked; the defaults are the
@@ -37,11 +36,9 @@ crate::family_params! {
         zero_weight: f64 = 1e-6,
     }
     check(&self) {
-        validate::non_negative("lambda", self.lambda)?;
         if !(self.tau > 0.0 && self.tau < 1.0) {
             return Err(Error::param("tau", self.tau, "must lie in (0, 1)"));
         }
-        check_stopping(self.tol, self.max_iter)?;
-        check_zero_weight(self.zero_weight)
+        check_regularised(self.lambda, self.tol, self.max_iter, self.zero_weight)
     }
 }

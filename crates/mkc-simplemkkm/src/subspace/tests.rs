@@ -3,6 +3,10 @@
 use super::*;
 
 /// Three symmetric PSD test kernels (Gaussians of 1-D points with different widths).
+fn refs(owned: &[Mat<f64>]) -> Vec<MatRef<'_, f64>> {
+    owned.iter().map(|m| m.as_ref()).collect()
+}
+
 fn kernels(n: usize) -> Vec<Mat<f64>> {
     [0.3, 1.0, 3.0]
         .iter()
@@ -25,10 +29,9 @@ fn dense_top(ks: &[MatRef<'_, f64>], gamma: &[f64], k: usize) -> Vec<f64> {
 
 #[test]
 fn ritz_sums_are_lower_bounds_and_certify_is_exact() {
-    let n = 120;
+    let (n, k) = (120, 4);
     let owned = kernels(n);
-    let ks: Vec<MatRef<'_, f64>> = owned.iter().map(|m| m.as_ref()).collect();
-    let k = 4;
+    let ks = refs(&owned);
     let mut sub = Subspace::new(&ks, k);
     let start = Mat::from_fn(n, k, |i, j| ((i * (j + 3)) % 7) as f64 - 3.0);
     let g0 = [0.2, 0.3, 0.5];
@@ -62,12 +65,10 @@ fn ritz_sums_are_lower_bounds_and_certify_is_exact() {
 
 #[test]
 fn dependent_columns_are_dropped_and_restart_keeps_the_leading_ritz_values() {
-    let n = 40;
+    let (n, k, gamma) = (40, 2, [0.5, 0.25, 0.25]);
     let owned = kernels(n);
-    let ks: Vec<MatRef<'_, f64>> = owned.iter().map(|m| m.as_ref()).collect();
-    let k = 2;
+    let ks = refs(&owned);
     let mut sub = Subspace::new(&ks, k);
-    let gamma = [0.5, 0.25, 0.25];
     let x = Mat::from_fn(n, 3, |i, j| {
         if j == 2 {
             2.0 * (i as f64).sin()
