@@ -34,6 +34,11 @@ fn cm(rows: [[f64; 3]; 2]) -> Vec<f64> {
 
 fn check_numeric_file(name: &str) {
     let f = read_mat(fx(name)).unwrap();
+    // The integer variables: [[min, max, 0], [1, −1, last]] (signed; 64-bit limits at
+    // ±2^53, exact in f64) or [[0, max, 1], [2, 3, 4]] (unsigned).
+    let signed = |min: f64, max: f64, last: f64| [[min, max, 0.0], [1.0, -1.0, last]];
+    let unsigned = |max: f64| [[0.0, max, 1.0], [2.0, 3.0, 4.0]];
+    let (b31, big) = (2147483648.0, 9007199254740992.0);
     let expect: Vec<(&str, MatClass, [[f64; 3]; 2])> = vec![
         (
             "d",
@@ -41,45 +46,14 @@ fn check_numeric_file(name: &str) {
             [[1.5, -2.25, 3.0], [4.0, 1e-300, -6.5]],
         ),
         ("s", MatClass::Single, [[0.5, -1.25, 3.0], [4.0, 5.0, -6.0]]),
-        (
-            "i8",
-            MatClass::Int8,
-            [[-128.0, 127.0, 0.0], [1.0, -1.0, 5.0]],
-        ),
-        ("u8", MatClass::UInt8, [[0.0, 255.0, 1.0], [2.0, 3.0, 4.0]]),
-        (
-            "i16",
-            MatClass::Int16,
-            [[-32768.0, 32767.0, 0.0], [1.0, -1.0, 7.0]],
-        ),
-        (
-            "u16",
-            MatClass::UInt16,
-            [[0.0, 65535.0, 1.0], [2.0, 3.0, 4.0]],
-        ),
-        (
-            "i32",
-            MatClass::Int32,
-            [[-2147483648.0, 2147483647.0, 0.0], [1.0, -1.0, 9.0]],
-        ),
-        (
-            "u32",
-            MatClass::UInt32,
-            [[0.0, 4294967295.0, 1.0], [2.0, 3.0, 4.0]],
-        ),
-        (
-            "i64",
-            MatClass::Int64,
-            [
-                [-9007199254740992.0, 9007199254740992.0, 0.0],
-                [1.0, -1.0, 11.0],
-            ],
-        ),
-        (
-            "u64",
-            MatClass::UInt64,
-            [[0.0, 9007199254740992.0, 1.0], [2.0, 3.0, 4.0]],
-        ),
+        ("i8", MatClass::Int8, signed(-128.0, 127.0, 5.0)),
+        ("u8", MatClass::UInt8, unsigned(255.0)),
+        ("i16", MatClass::Int16, signed(-32768.0, 32767.0, 7.0)),
+        ("u16", MatClass::UInt16, unsigned(65535.0)),
+        ("i32", MatClass::Int32, signed(-b31, b31 - 1.0, 9.0)),
+        ("u32", MatClass::UInt32, unsigned(4294967295.0)),
+        ("i64", MatClass::Int64, signed(-big, big, 11.0)),
+        ("u64", MatClass::UInt64, unsigned(big)),
     ];
     for (var, class, rows) in expect {
         let (c, logical, dims, real) = numeric(f.require(var).unwrap());
