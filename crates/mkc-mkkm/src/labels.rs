@@ -4,7 +4,7 @@
 //! code would divide by zero).
 
 use faer::{Mat, MatRef};
-use mkc_core::{validate, Error, ParamGuard, Result};
+use mkc_core::{validate, ParamGuard, Result};
 use mkc_kmeans::KMeansParams;
 
 /// Settings of the final k-means.
@@ -56,12 +56,8 @@ pub fn labels_from_h_with(
     validate::non_empty("h", h)?;
     validate::finite("h", h)?;
     validate::n_clusters(n_clusters, h.nrows(), 1)?;
-    if opts.n_init == 0 {
-        return Err(Error::param("n_init", 0, "must be at least 1"));
-    }
-    if opts.max_iter == 0 {
-        return Err(Error::param("max_iter", 0, "must be at least 1"));
-    }
+    crate::params::at_least_one("n_init", opts.n_init)?;
+    crate::params::at_least_one("max_iter", opts.max_iter)?;
     let x = row_normalised(h);
     let fit = KMeansParams::new()
         .n_init(opts.n_init)

@@ -16,15 +16,20 @@ pub fn default_eigen_options() -> EigenOptions {
     EigenOptions::default().tol(1e-8)
 }
 
+/// A count (an iteration cap, a number of restarts) that must be at least 1, named `name`
+/// in the error.
+pub fn at_least_one(name: &str, v: usize) -> Result<()> {
+    if v == 0 {
+        return Err(Error::param(name, 0, "must be at least 1"));
+    }
+    Ok(())
+}
+
 /// The checks every method of the family shares: the eigensolver options (returned
 /// checked) and the final k-means.
 pub fn check_common(eigen: &EigenOptions, labels: &LabelOptions) -> Result<EigenOptions> {
-    if labels.n_init == 0 {
-        return Err(Error::param("labels.n_init", 0, "must be at least 1"));
-    }
-    if labels.max_iter == 0 {
-        return Err(Error::param("labels.max_iter", 0, "must be at least 1"));
-    }
+    at_least_one("labels.n_init", labels.n_init)?;
+    at_least_one("labels.max_iter", labels.max_iter)?;
     eigen.check()
 }
 
@@ -47,10 +52,7 @@ pub fn rejected_param<T>(r: &Result<T>) -> Option<&str> {
 /// `tol > 0` (finite) and `max_iter ≥ 1`, the stopping rule of the iterative methods.
 pub fn check_stopping(tol: f64, max_iter: usize) -> Result<()> {
     validate::positive("tol", tol)?;
-    if max_iter == 0 {
-        return Err(Error::param("max_iter", 0, "must be at least 1"));
-    }
-    Ok(())
+    at_least_one("max_iter", max_iter)
 }
 
 /// The checks of the methods whose weight step is the regularised simplex QP (MKKM-MiR,

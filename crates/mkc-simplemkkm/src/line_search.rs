@@ -8,6 +8,7 @@
 //! is the option the paper names.
 
 use mkc_core::{validate, Result};
+use mkc_mkkm::params::at_least_one;
 
 /// The golden ratio φ = (1 + √5) / 2.
 pub const GOLDEN_RATIO: f64 = 1.618_033_988_749_895;
@@ -98,14 +99,7 @@ impl GoldenSection {
     /// Validate the settings.
     pub fn check(&self) -> Result<()> {
         validate::positive("golden_section.delta_max", self.delta_max)?;
-        if self.max_evaluations == 0 {
-            return Err(mkc_core::Error::param(
-                "golden_section.max_evaluations",
-                0,
-                "must be at least 1",
-            ));
-        }
-        Ok(())
+        at_least_one("golden_section.max_evaluations", self.max_evaluations)
     }
 
     /// Minimise `phi` on `[lo.0, hi.0]` given `lo = (a, φ(a))`, `hi = (b, φ(b))`; the
@@ -279,14 +273,7 @@ impl Armijo {
                 "must lie in (0, 1)",
             ));
         }
-        if self.max_evaluations == 0 {
-            return Err(mkc_core::Error::param(
-                "armijo.max_evaluations",
-                0,
-                "must be at least 1",
-            ));
-        }
-        Ok(())
+        at_least_one("armijo.max_evaluations", self.max_evaluations)
     }
 
     /// Search `α ∈ (0, step_max]` given `φ(0) = value0` and `φ'(0) = slope0`. When the

@@ -75,14 +75,8 @@ crate::family_params! {
         qp_max_iter: usize = 500,
     }
     check(&self) {
-        for (name, v) in [
-            ("iterations", self.iterations),
-            ("qp_max_iter", self.qp_max_iter),
-        ] {
-            if v == 0 {
-                return Err(Error::param(name, 0, "must be at least 1"));
-            }
-        }
+        crate::params::at_least_one("iterations", self.iterations)?;
+        crate::params::at_least_one("qp_max_iter", self.qp_max_iter)?;
         validate::positive("qp_tol", self.qp_tol)
     }
 }
