@@ -116,15 +116,25 @@ impl FreeSystem {
     /// `Q_UU` restricted to slots `a..b` × `c..d` (rows × columns), `+ ridge` on the
     /// diagonal when the blocks coincide.
     fn block(&self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> Mat<f64> {
-        let diag = rows == cols;
-        Mat::from_fn(rows.len(), cols.len(), |i, j| {
-            let v = self.qa[cols.start + j][self.cols[rows.start + i]];
-            if diag && i == j {
-                v + self.ridge
-            } else {
-                v
+        let row_pos = &self.cols[rows.clone()];
+        let mut out = Mat::<f64>::zeros(rows.len(), cols.len());
+        for (c, k) in cols.clone().enumerate() {
+            let src = &self.qa[k];
+            let dst = out
+                .col_mut(c)
+                .try_as_col_major_mut()
+                .expect("owned Mat is column-major")
+                .as_slice_mut();
+            for (d, &p) in dst.iter_mut().zip(row_pos) {
+                *d = src[p];
             }
-        })
+        }
+        if rows == cols {
+            for i in 0..rows.len() {
+                out[(i, i)] += self.ridge;
+            }
+        }
+        out
     }
 
     /// Make every held column part of the base and factorise it.

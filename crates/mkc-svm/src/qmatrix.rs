@@ -203,9 +203,11 @@ impl QMatrix for DenseSigned<'_> {
     fn column_at(&self, j: usize, rows: &[usize], out: &mut [f64]) {
         self.column_at_scaled::<false>(j, self.scale * self.sign(j), rows, out);
     }
+    #[inline(always)]
     fn add_column(&self, j: usize, c: f64, out: &mut [f64]) {
         self.column_scaled::<true>(j, c * self.scale * self.sign(j), out);
     }
+    #[inline(always)]
     fn add_column_at(&self, j: usize, c: f64, rows: &[usize], out: &mut [f64]) {
         let c = c * self.scale * self.sign(j);
         signed_column!(self, j, rows, |pairs| {
