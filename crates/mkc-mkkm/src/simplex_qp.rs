@@ -86,6 +86,19 @@ pub fn check_zero_weight(v: f64) -> Result<()> {
     Ok(())
 }
 
+/// How far `gradient` is from equal on the support of `weights` (the entries with a
+/// positive weight): `(max − min) / max` over the support — 0 at a stationary point of a
+/// function on the simplex (its first-order condition), and the measure the tests of the
+/// weight steps use.
+pub fn support_spread(gradient: &[f64], weights: &[f64]) -> f64 {
+    let (lo, hi) = gradient
+        .iter()
+        .zip(weights)
+        .filter(|(_, &w)| w > 0.0)
+        .fold((f64::MAX, f64::MIN), |(a, b), (&v, _)| (a.min(v), b.max(v)));
+    (hi - lo) / hi
+}
+
 /// The points of the simplex of three weights with coordinates that are multiples of
 /// `1/steps` (`(steps + 1)(steps + 2)/2` points; `steps` 0 is taken as 1): a brute-force
 /// grid against which the weight steps of the family are checked.
@@ -125,6 +138,16 @@ mod tests {
             }
         }
         best
+    }
+
+    #[test]
+    fn support_spread_reads_only_the_support() {
+        // Equal on the support {0, 2}: 0 whatever the entry off it.
+        assert_eq!(support_spread(&[2.0, 9.0, 2.0], &[0.5, 0.0, 0.5]), 0.0);
+        // 1 and 4 on the support: (4 − 1) / 4.
+        assert_eq!(support_spread(&[1.0, 4.0, 0.5], &[0.3, 0.7, 0.0]), 0.75);
+        assert_eq!(grid3(2).count(), 6);
+        assert!(grid3(7).all(|g| (g.iter().sum::<f64>() - 1.0).abs() < 1e-15));
     }
 
     #[test]

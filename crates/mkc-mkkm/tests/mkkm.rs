@@ -75,14 +75,6 @@ fn mkkm_mir_objective_never_increases_and_lambda_zero_is_mkkm() {
     let mg: Vec<f64> = (0..3)
         .map(|p| (0..3).map(|q| big.extra[(p, q)] * big.gamma[q]).sum())
         .collect();
-    let support: Vec<f64> = mg
-        .iter()
-        .zip(&big.gamma)
-        .filter(|(_, &g)| g > 0.0)
-        .map(|(&v, _)| v)
-        .collect();
-    let (lo, hi) = support
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
-    assert!((hi - lo) / hi < 1e-4, "{mg:?} {:?}", big.gamma);
+    let spread = mkc_mkkm::simplex_qp::support_spread(&mg, &big.gamma);
+    assert!(spread < 1e-4, "{mg:?} {:?}", big.gamma);
 }
