@@ -32,6 +32,20 @@ fn cm(rows: [[f64; 3]; 2]) -> Vec<f64> {
         .collect()
 }
 
+/// The 2x3x4 array `A(i,j,k) = 100 i + 10 j + k` (1-based) of the fixtures, in MATLAB's
+/// column-major order.
+fn check_cube(dims: &[usize], real: &[f64]) {
+    assert_eq!(dims, [2, 3, 4]);
+    for k in 0..4 {
+        for j in 0..3 {
+            for i in 0..2 {
+                let want = (100 * (i + 1) + 10 * (j + 1) + k + 1) as f64;
+                assert_eq!(real[i + 2 * j + 6 * k], want);
+            }
+        }
+    }
+}
+
 fn check_numeric_file(name: &str) {
     let f = read_mat(fx(name)).unwrap();
     // The integer variables: [[min, max, 0], [1, −1, last]] (signed; 64-bit limits at
@@ -102,17 +116,7 @@ fn check_numeric_file(name: &str) {
     );
     // 2x3x4, A(i,j,k) = 100 i + 10 j + k (1-based)
     let (_, _, dims, real) = numeric(f.require("cube").unwrap());
-    assert_eq!(dims, vec![2, 3, 4]);
-    for k in 0..4 {
-        for j in 0..3 {
-            for i in 0..2 {
-                assert_eq!(
-                    real[i + 2 * j + 6 * k],
-                    (100 * (i + 1) + 10 * (j + 1) + k + 1) as f64
-                );
-            }
-        }
-    }
+    check_cube(&dims, &real);
     assert!(f.require("nope").is_err());
 }
 
@@ -227,17 +231,7 @@ fn npy_write_then_read() {
 fn mat73_orientation_on_a_fixture() {
     let f = mkc_data::mat73::read(fx("v73.mat")).unwrap();
     let (_, _, dims, real) = numeric(f.require("K").unwrap());
-    assert_eq!(dims, vec![2, 3, 4]);
-    for k in 0..4 {
-        for j in 0..3 {
-            for i in 0..2 {
-                assert_eq!(
-                    real[i + 2 * j + 6 * k],
-                    (100 * (i + 1) + 10 * (j + 1) + k + 1) as f64
-                );
-            }
-        }
-    }
+    check_cube(&dims, &real);
     assert_eq!(f.require("Y").unwrap().dims(), vec![2, 1]);
     assert_eq!(
         f.require("Y").unwrap().to_vec("Y").unwrap(),
