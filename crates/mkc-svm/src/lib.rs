@@ -53,16 +53,31 @@
 //! Iteration counts are within 10% of libsvm's. What made the difference: the one-pass
 //! strip check of [`CheckedKernel::new`] (17 ms at n = 4000, against 70 ms for square
 //! tiles), and a second-order choice of `j` with independent running maxima (the search
-//! had been a single compare-and-select chain, half of the solve time). A warm re-solve
-//! after flipping the least confident label at n = 2000 is 5.5–6.4x faster than a cold
-//! solve at C = 1 and 2.8x at C = 10 (7.8 against 21.6 ms; 2.4x before a warm start
-//! shrank early, see `Smo::run`). At C = 10 the warm solve reaches a violation of 0.1 in
-//! 164 iterations (cold: 2730), then needs about 1000 iterations per decade of tolerance,
-//! as the cold solve does (544 free variables re-balance); the goal of 5x is not
-//! reached there. An experiment (not kept) that started the active-set polish at once,
-//! from the previous bound sets, settled with no SMO iterations but needed four rounds,
-//! each a Cholesky factorisation of the 548 free variables (about 1 ms) and a gradient
-//! update over all 2000: 8.6 ms.
+//! had been a single compare-and-select chain, half of the solve time). Since then the
+//! SMO loop, the gradient reconstruction and the kernel check run under `pulp`'s
+//! runtime instruction-set dispatch (AVX2 here; the same operations, so the same iterates
+//! on every CPU): at load 6–7 on the 2 cores, three consecutive runs gave
+//! ratios 0.39–0.43 (n = 1000, C = 1), 0.59–0.77 (1000, 10), 0.72–0.87 (2000, 1),
+//! 0.75–0.83 (2000, 10), 0.69–0.72 (4000, 1) and 0.80–0.94 (4000, 10); the goal of
+//! ≤ 0.8 everywhere is not met at C = 10 under that load.
+//!
+//! **Warm re-solve after one flip** (the least confident label, n = 2000). With SMO
+//! alone it is 6–9x faster than a cold solve at C = 1 but only 2.4–2.8x at C = 10
+//! (ratios 0.36–0.41): the warm solve reaches a violation of 0.1 in 164 iterations (cold:
+//! 2730), then needs about 1000 iterations per decade of tolerance, as the cold solve
+//! does (544 free variables re-balance; `warm_tail` example). The **warm-start polish**
+//! ([`SmoParams::warm_polish`], off by default because it moves warm-started RMKC, LG-MMC
+//! and iterSVR solves within the tolerance, and with them some quick-table cells) runs
+//! the [active-set polish](polish) once, from the bound statuses, right after the warm
+//! start's second shrinking (100 SMO iterations): one Cholesky factorisation of the
+//! ~550 free variables, then two or three rounds on that factor updated for the few
+//! variables that change sets, ending at a violation of 1e-14. At load 6–7: C = 1
+//! 0.94–0.99 ms against 8.3–9.2 ms cold (ratio 0.10–0.11), C = 10 6.9–7.1 ms against
+//! 31.2–31.5 ms (ratio 0.22–0.23, 4.5x; SMO alone 0.36–0.41). Its cost is now the
+//! factorisation (~1.6 ms), the gathered free columns at the active rows (~0.9 ms) and
+//! the gradient of the ~1400 shrunk variables (~0.9 ms, every free α moved): keeping the
+//! factor in the model across flips (it depends on the labels only through signs, `D L D`)
+//! would remove the first two.
 //!
 //! **Active-set polish** ([`SmoParams::polish`], [`polish`], off by default so that the
 //! iterates stay libsvm's): where many variables are free and Q is ill-conditioned, SMO
@@ -73,8 +88,9 @@
 //! σ = 0.9 0.64 → 0.47 s (there the iteration cycles until the free set is smaller),
 //! ending at a KKT violation of 1e-14 instead of 1e-3. At C = 1, where SMO alone
 //! takes 0.01–0.04 s, it costs up to 2.6x (0.026 against 0.010 s). A whole iterSVR run on Letter at C = 100 (14 SVR
-//! fits, warm-started) went from 41 s to 1.6 s. It does not help the warm re-solve above
-//! (C = 10: 11 ms warm against 24 ms cold with the polish).
+//! fits, warm-started) went from 41 s to 1.6 s. Started from the SMO iterate's gradient
+//! guess it does not help the warm re-solve (C = 10: 11 ms warm against 24 ms cold); the
+//! warm-start polish above starts from the bound statuses instead.
 //!
 //! # Example
 //!
