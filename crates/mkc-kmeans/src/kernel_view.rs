@@ -6,14 +6,14 @@ use mkc_core::{Error, Result};
 /// A kernel whose columns are contiguous slices. Borrowed when the input is column-major,
 /// or row-major (then its transpose, equal to it by symmetry, is column-major); copied
 /// otherwise.
-pub(crate) enum KernelCols<'a> {
+pub enum KernelCols<'a> {
     Borrowed(MatRef<'a, f64>),
     Owned(Mat<f64>),
 }
 
 impl<'a> KernelCols<'a> {
     /// `k` must already be validated as symmetric.
-    pub(crate) fn new(k: MatRef<'a, f64>) -> Self {
+    pub fn new(k: MatRef<'a, f64>) -> Self {
         if k.row_stride() == 1 {
             KernelCols::Borrowed(k)
         } else if k.col_stride() == 1 {
@@ -30,13 +30,13 @@ impl<'a> KernelCols<'a> {
         }
     }
 
-    pub(crate) fn n(&self) -> usize {
+    pub fn n(&self) -> usize {
         self.mat().nrows()
     }
 
     /// Column `j` as a slice (= row `j`, by symmetry).
     #[inline]
-    pub(crate) fn col(&self, j: usize) -> &[f64] {
+    pub fn col(&self, j: usize) -> &[f64] {
         let m = self.mat();
         match m.try_as_col_major() {
             Some(c) => c.col(j).as_slice(),
@@ -46,7 +46,7 @@ impl<'a> KernelCols<'a> {
     }
 
     #[inline]
-    pub(crate) fn diag(&self, i: usize) -> f64 {
+    pub fn diag(&self, i: usize) -> f64 {
         self.col(i)[i]
     }
 

@@ -83,6 +83,7 @@ pub use global::{
 pub use kernel_kmeans::{
     KernelInit, KernelKMeans, KernelKMeansDiagnostics, KernelKMeansFit, KernelKMeansParams,
 };
+pub use kernel_view::KernelCols;
 pub use kmeans::{KMeans, KMeansDiagnostics, KMeansFit, KMeansParams};
 pub use medoids::{
     greedy_medoids, KMedoidsDiagnostics, KMedoidsFit, KernelKMedoids, KernelKMedoidsParams,

@@ -6,56 +6,11 @@
 //! ‖φ(x_r) − v_c‖² = K_rr − 2 S_rc + T_c,  S_rc = Σ_{i ∈ c} a_i K_ir,  T_c = Σ_{i ∈ c} a_i S_ic.
 //!
 //! A is n × k with one non-zero per row, so `S = K·A` costs n² multiply-adds (one pass
-//! over K), not the n²k of a dense product.
+//! over K), not the n²k of a dense product. Kernels are read by column through
+//! `mkc_kmeans::KernelCols` (contiguous columns of a symmetric kernel).
 
-use faer::{Mat, MatRef};
+use mkc_kmeans::KernelCols;
 use rayon::prelude::*;
-
-/// A kernel whose columns are contiguous slices (borrowed when column-major, or when
-/// row-major through its transpose, equal to it by symmetry; copied otherwise).
-pub(crate) enum Cols<'a> {
-    Borrowed(MatRef<'a, f64>),
-    Owned(Mat<f64>),
-}
-
-impl<'a> Cols<'a> {
-    /// `k` must be symmetric (validated by the caller's `KernelSet`).
-    pub(crate) fn new(k: MatRef<'a, f64>) -> Self {
-        if k.row_stride() == 1 {
-            Cols::Borrowed(k)
-        } else if k.col_stride() == 1 {
-            Cols::Borrowed(k.transpose())
-        } else {
-            Cols::Owned(k.to_owned())
-        }
-    }
-
-    fn mat(&self) -> MatRef<'_, f64> {
-        match self {
-            Cols::Borrowed(m) => *m,
-            Cols::Owned(m) => m.as_ref(),
-        }
-    }
-
-    pub(crate) fn n(&self) -> usize {
-        self.mat().nrows()
-    }
-
-    /// Column `j` (= row `j`, by symmetry).
-    #[inline]
-    pub(crate) fn col(&self, j: usize) -> &[f64] {
-        match self.mat().try_as_col_major() {
-            Some(c) => c.col(j).as_slice(),
-            // Unreachable: both variants are column-major by construction.
-            None => &[],
-        }
-    }
-
-    #[inline]
-    pub(crate) fn diag(&self, i: usize) -> f64 {
-        self.col(i)[i]
-    }
-}
 
 /// Weighted-indicator centres: `labels[i]` is the cluster whose centre sample `i`
 /// supports with coefficient `coef[i]` (0: the sample supports no centre).
@@ -114,7 +69,7 @@ impl Centres {
     }
 
     /// `S = K·A` and `T` (one pass over K, rows in parallel, each summed in a fixed order).
-    pub(crate) fn products(&self, kc: &Cols<'_>) -> Products {
+    pub(crate) fn products(&self, kc: &KernelCols<'_>) -> Products {
         let (n, k) = (kc.n(), self.k);
         let support: Vec<(usize, usize, f64)> = (0..n)
             .filter(|&i| self.coef[i] != 0.0)
@@ -137,7 +92,7 @@ impl Centres {
     /// Squared distance of every sample to its own centre, `K_ii − 2 S_{i,ℓ_i} + T_{ℓ_i}`,
     /// for the kernel `kc` (eq. (16) for one kernel). Only the own cluster's support is
     /// read, Σ_c |c|² kernel entries in all.
-    pub(crate) fn own_distances(&self, kc: &Cols<'_>) -> Vec<f64> {
+    pub(crate) fn own_distances(&self, kc: &KernelCols<'_>) -> Vec<f64> {
         let n = kc.n();
         let mut members: Vec<Vec<(usize, f64)>> = vec![Vec::new(); self.k];
         for i in (0..n).filter(|&i| self.coef[i] != 0.0) {

@@ -18,8 +18,9 @@
 //! the sample farthest from its centre among the clusters that keep a member (the code
 //! may empty another cluster, and it counts `K_ii` twice in that pass's weights).
 
-use crate::centres::{Centres, Cols};
+use crate::centres::Centres;
 use mkc_core::seed;
+use mkc_kmeans::KernelCols;
 use rand::seq::index;
 use rayon::prelude::*;
 
@@ -57,7 +58,7 @@ pub(crate) fn l21_loss(d: &[f64]) -> f64 {
 
 /// Labels and squared distances of every sample to its nearest centre (ties to the
 /// lowest cluster index).
-fn assign(kc: &Cols<'_>, centres: &Centres) -> (Vec<usize>, Vec<f64>, Vec<f64>) {
+fn assign(kc: &KernelCols<'_>, centres: &Centres) -> (Vec<usize>, Vec<f64>, Vec<f64>) {
     let p = centres.products(kc);
     let k = centres.k;
     let n = kc.n();
@@ -139,7 +140,7 @@ pub(crate) fn irls_weights(dist: &[f64]) -> Vec<f64> {
 }
 
 /// The IRLS iterations from `start` (at most `max_iter ≥ 1` assignment passes).
-pub(crate) fn run(kc: &Cols<'_>, start: Centres, max_iter: usize) -> L21Run {
+pub(crate) fn run(kc: &KernelCols<'_>, start: Centres, max_iter: usize) -> L21Run {
     let k = start.k;
     let mut centres = start;
     let mut last: Option<Vec<usize>> = None;
@@ -183,7 +184,7 @@ pub(crate) fn sample_seeds(n: usize, k: usize, seed: u64) -> Vec<usize> {
 /// parallel; the lowest final J wins (ties to the lowest restart). Returns the winner
 /// and its restart index (`None` only when `restarts` is 0).
 pub(crate) fn best_of(
-    kc: &Cols<'_>,
+    kc: &KernelCols<'_>,
     k: usize,
     restarts: usize,
     max_iter: usize,

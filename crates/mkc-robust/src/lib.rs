@@ -73,6 +73,15 @@ pub mod weights;
 #[cfg(test)]
 mod tests;
 
+/// Every count (iteration cap, number of starts) named in `counts` is at least 1; the
+/// error names the first that is not.
+pub(crate) fn check_counts(counts: &[(&str, usize)]) -> mkc_core::Result<()> {
+    for &(name, v) in counts {
+        mkc_core::mkc_ensure!(v >= 1, param name, v, "must be at least 1");
+    }
+    Ok(())
+}
+
 pub use rkkm::{Rkkm, RkkmDiagnostics, RkkmInit, RkkmParams};
 pub use rmkkm::{Rmkkm, RmkkmDiagnostics, RmkkmParams};
 

@@ -1,9 +1,10 @@
 //! RKKM: robust kernel k-means with the ℓ2,1 loss on one kernel (Du et al. 2015, eq. (4)),
 //! by its reweighting iterations (module `l21`).
 
-use crate::centres::{Centres, Cols};
+use crate::centres::Centres;
 use crate::l21::{self, L21Run};
 use mkc_core::{check_n_clusters, Clustering, Error, ParamGuard, Result, Timings};
+use mkc_kmeans::KernelCols;
 
 /// How RKKM starts.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,16 +42,13 @@ mkc_core::params! {
 
 /// Checked RKKM parameters (see [`RkkmParams`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Rkkm {
-    p: RkkmParams,
-}
+pub struct Rkkm(RkkmParams);
 
 impl ParamGuard for RkkmParams {
     type Checked = Rkkm;
     fn check(&self) -> Result<Rkkm> {
-        mkc_core::mkc_ensure!(self.n_init >= 1, param "n_init", self.n_init, "must be at least 1");
-        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
-        Ok(Rkkm { p: self.clone() })
+        crate::check_counts(&[("n_init", self.n_init), ("max_iter", self.max_iter)])?;
+        Ok(Rkkm(self.clone()))
     }
 }
 
@@ -83,14 +81,14 @@ fn check_labels(labels: &[usize], n: usize, k: usize) -> Result<()> {
 
 impl Rkkm {
     /// The IRLS run(s) on one validated kernel.
-    fn run(&self, kc: &Cols<'_>, k: usize, seed: u64) -> Result<(L21Run, usize)> {
-        match &self.p.init {
+    fn run(&self, kc: &KernelCols<'_>, k: usize, seed: u64) -> Result<(L21Run, usize)> {
+        match &self.0.init {
             RkkmInit::Labels(l) => {
                 check_labels(l, kc.n(), k)?;
                 let start = Centres::weighted(l.clone(), &vec![1.0; l.len()], k);
-                Ok((l21::run(kc, start, self.p.max_iter), 0))
+                Ok((l21::run(kc, start, self.0.max_iter), 0))
             }
-            RkkmInit::Sample => l21::best_of(kc, k, self.p.n_init, self.p.max_iter, seed)
+            RkkmInit::Sample => l21::best_of(kc, k, self.0.n_init, self.0.max_iter, seed)
                 .ok_or_else(|| Error::numerical("rkkm", "no start produced a result")),
         }
     }
@@ -105,7 +103,7 @@ mkc_core::clusterer! {
         let mut timings = Timings::default();
         check_n_clusters(data, n_clusters, 1)?;
         let k = timings.time("init", || data.one_kernel("rkkm"))?;
-        let kc = Cols::new(k.as_mat());
+        let kc = KernelCols::new(k.as_mat());
         let (run, best_restart) = timings.time("l21", || self.run(&kc, n_clusters, seed))?;
         let diag = RkkmDiagnostics {
             objective: run.objective(),

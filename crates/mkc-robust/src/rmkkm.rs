@@ -18,7 +18,7 @@
 //!
 //! The fit returns the labels and weights of the last pass (the authors' code).
 
-use crate::centres::{Centres, Cols};
+use crate::centres::Centres;
 use crate::l21::{self, L21Run};
 use crate::weights::{self, check_gamma, DIST_FLOOR};
 use faer::{Mat, MatRef};
@@ -26,6 +26,7 @@ use mkc_core::{
     check_n_clusters, seed, Clustering, Error, KernelWeights, ParamGuard, Result, Timings,
     WeightConstraint,
 };
+use mkc_kmeans::KernelCols;
 use rayon::prelude::*;
 
 mkc_core::params! {
@@ -69,24 +70,20 @@ mkc_core::params! {
 
 /// Checked RMKKM parameters (see [`RmkkmParams`]).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Rmkkm {
-    p: RmkkmParams,
-}
+pub struct Rmkkm(RmkkmParams);
 
 impl ParamGuard for RmkkmParams {
     type Checked = Rmkkm;
     fn check(&self) -> Result<Rmkkm> {
-        check_gamma(self.gamma)?;
-        for (name, v) in [
+        crate::check_counts(&[
             ("max_iter", self.max_iter),
             ("inner_restarts", self.inner_restarts),
             ("inner_max_iter", self.inner_max_iter),
             ("n_init", self.n_init),
-        ] {
-            mkc_core::mkc_ensure!(v >= 1, param name, v, "must be at least 1");
-        }
+        ])?;
+        check_gamma(self.gamma)?;
         mkc_core::validate::non_negative("tol", self.tol)?;
-        Ok(Rmkkm { p: self.clone() })
+        Ok(Rmkkm(self.clone()))
     }
 }
 
@@ -117,7 +114,7 @@ struct Run {
 }
 
 /// `Σ_t w_t K_t` (eq. (6)), column by column in parallel.
-fn combine(ks: &[Cols<'_>], w: &[f64]) -> Mat<f64> {
+fn combine(ks: &[KernelCols<'_>], w: &[f64]) -> Mat<f64> {
     let n = ks[0].n();
     let mut out = Mat::<f64>::zeros(n, n);
     let cols: Vec<Vec<f64>> = (0..n)
@@ -149,17 +146,17 @@ impl Rmkkm {
         prev: Option<Centres>,
         seed: u64,
     ) -> Result<L21Run> {
-        let kc = Cols::new(kw);
+        let kc = KernelCols::new(kw);
         match prev {
-            Some(c) if self.p.warm_start => Ok(l21::run(&kc, c, self.p.inner_max_iter)),
-            _ => l21::best_of(&kc, k, self.p.inner_restarts, self.p.inner_max_iter, seed)
+            Some(c) if self.0.warm_start => Ok(l21::run(&kc, c, self.0.inner_max_iter)),
+            _ => l21::best_of(&kc, k, self.0.inner_restarts, self.0.inner_max_iter, seed)
                 .map(|(r, _)| r)
                 .ok_or_else(|| Error::numerical("rmkkm", "no start produced a result")),
         }
     }
 
     /// One start of Algorithm 1, drawing its partition starts from `seed`.
-    fn run(&self, ks: &[Cols<'_>], k: usize, seed: u64) -> Result<Run> {
+    fn run(&self, ks: &[KernelCols<'_>], k: usize, seed: u64) -> Result<Run> {
         let m = ks.len();
         let mut timings = Timings::default();
         let mut w = vec![1.0 / m as f64; m];
@@ -167,7 +164,7 @@ impl Rmkkm {
         let mut labels = Vec::new();
         let mut trace: Vec<f64> = Vec::new();
         let (mut passes, mut converged, mut inner_iterations, mut empty_fills) = (0, false, 0, 0);
-        while passes < self.p.max_iter {
+        while passes < self.0.max_iter {
             let kw = timings.time("combine", || combine(ks, &w));
             let pass_seed = seed::derive(seed, passes as u64);
             let run = timings.time("l21", || {
@@ -176,14 +173,14 @@ impl Rmkkm {
             inner_iterations += run.iterations;
             empty_fills += run.empty_fills;
             let (new_w, obj) = timings.time("weights", || {
-                weight_step(ks, &run.centres, &w, self.p.gamma)
+                weight_step(ks, &run.centres, &w, self.0.gamma)
             })?;
             w = new_w;
             passes += 1;
             labels = run.labels;
             centres = Some(run.centres);
             if let Some(&prev) = trace.last() {
-                if (prev - obj).abs() <= self.p.tol * obj.abs() {
+                if (prev - obj).abs() <= self.0.tol * obj.abs() {
                     trace.push(obj);
                     converged = true;
                     break;
@@ -206,7 +203,12 @@ impl Rmkkm {
 
 /// The weight step (eq. (16), (19), (20)) for the partition and centres `c`, from the
 /// weights `w`; returns the new weights and the objective of eq. (7) under them.
-fn weight_step(ks: &[Cols<'_>], c: &Centres, w: &[f64], gamma: f64) -> Result<(Vec<f64>, f64)> {
+fn weight_step(
+    ks: &[KernelCols<'_>],
+    c: &Centres,
+    w: &[f64],
+    gamma: f64,
+) -> Result<(Vec<f64>, f64)> {
     let e: Vec<Vec<f64>> = ks
         .iter()
         .map(|kt| {
@@ -229,12 +231,12 @@ mkc_core::clusterer! {
     /// `Σ_t w_t^γ = 1` ([`WeightConstraint::PNorm`]`(γ)`).
     fn fit(&self, data, n_clusters, seed) {
         check_n_clusters(data, n_clusters, 1)?;
-        let ks: Vec<Cols<'_>> = data
+        let ks: Vec<KernelCols<'_>> = data
             .require_kernels("rmkkm")?
             .iter()
-            .map(|&k| Cols::new(k))
+            .map(|&k| KernelCols::new(k))
             .collect();
-        let runs: Vec<Result<Run>> = (0..self.p.n_init)
+        let runs: Vec<Result<Run>> = (0..self.0.n_init)
             .into_par_iter()
             .map(|r| self.run(&ks, n_clusters, seed::derive(seed, r as u64)))
             .collect();
@@ -260,7 +262,7 @@ mkc_core::clusterer! {
         Ok(Clustering::new(run.labels, n_clusters, diag)
             .with_weights(KernelWeights::new(
                 run.weights,
-                WeightConstraint::PNorm(self.p.gamma),
+                WeightConstraint::PNorm(self.0.gamma),
             ))
             .with_objective(run.trace)
             .with_iterations(run.passes, run.converged)

@@ -1,10 +1,11 @@
 //! Checks of the engine against explicit feature-space computations: with a linear
 //! kernel K = XXᵀ every centre is a point `Σ_i a_i x_i` that can be formed directly.
 
-use crate::centres::{Centres, Cols};
+use crate::centres::Centres;
 use crate::l21::{self, irls_weights, l21_loss};
 use faer::Mat;
 use mkc_core::seed;
+use mkc_kmeans::KernelCols;
 use rand::Rng;
 
 /// `n` points in `d` dimensions around `groups` centres (spread 1, centres 6 apart),
@@ -64,7 +65,7 @@ fn random_labels(n: usize, k: usize, s: u64) -> Vec<usize> {
 #[test]
 fn kernel_distances_equal_explicit_distances() {
     let (x, k) = blobs(30, 3, 3, 1);
-    let kc = Cols::new(k.as_ref());
+    let kc = KernelCols::new(k.as_ref());
     let labels = random_labels(30, 3, 2);
     let s: Vec<f64> = (0..30).map(|i| 0.5 + (i % 7) as f64 / 7.0).collect();
     let c = Centres::weighted(labels, &s, 3);
@@ -92,7 +93,7 @@ fn kernel_distances_equal_explicit_distances() {
 #[test]
 fn reweighting_is_a_weiszfeld_step() {
     let (x, k) = blobs(40, 2, 2, 3);
-    let kc = Cols::new(k.as_ref());
+    let kc = KernelCols::new(k.as_ref());
     let labels = random_labels(40, 2, 4);
     let c0 = Centres::weighted(labels.clone(), &[1.0; 40], 2);
     let d0 = c0.own_distances(&kc);
@@ -128,7 +129,7 @@ fn trace_is_non_increasing_and_ends_with_the_brute_force_loss() {
     let mut checked = 0;
     for s in 0..6 {
         let (x, k) = blobs(60, 3, 4, 10 + s);
-        let kc = Cols::new(k.as_ref());
+        let kc = KernelCols::new(k.as_ref());
         let seeds = l21::sample_seeds(60, 4, s);
         let run = l21::run(&kc, Centres::singletons(60, &seeds), 100);
         if run.empty_fills == 0 {
@@ -151,7 +152,7 @@ fn empty_clusters_are_refilled() {
     // Two identical far points and many near ones: a start with both centres in the
     // near group can leave one cluster empty; every run ends with k non-empty clusters.
     let (_, k) = blobs(24, 2, 1, 5);
-    let kc = Cols::new(k.as_ref());
+    let kc = KernelCols::new(k.as_ref());
     for s in 0..20 {
         let run = l21::best_of(&kc, 5, 1, 50, s).map(|(r, _)| r);
         let labels = run.map(|r| r.labels).unwrap_or_default();
