@@ -27,11 +27,11 @@
 //! alternation (the step ignores that `f₂` changes with v).
 
 use faer::{Mat, MatRef};
-use mkc_core::{check_n_clusters, KernelSet, KernelWeights, Result, Timings, WeightConstraint};
+use mkc_core::{KernelSet, KernelWeights, Result, Timings, WeightConstraint};
 use mkc_gumkl::Composite;
 
 use crate::aasc_weights::{column, degrees, WeightProblem};
-use crate::embedding::{Embedded, WithInertia};
+use crate::embedding::{uniform_start, Embedded, WithInertia};
 use crate::params::AascParams;
 
 /// AASC with checked parameters (from [`AascParams`] through
@@ -117,13 +117,9 @@ impl Aasc {
         data: &KernelSet<'_>,
         c: usize,
     ) -> Result<Embedded<AascDiagnostics>> {
-        let kernels = data.require_kernels("AASC")?;
-        check_n_clusters(data, c, 2)?;
-        let m = kernels.len();
+        let (kernels, mut comp, mut v) = uniform_start(data, "AASC", c, 2)?;
         let mut t = Timings::default();
         let deg = t.time("affinity", || degrees(kernels));
-        let mut comp = Composite::new(data.n(), m);
-        let mut v = vec![1.0 / m as f64; m];
         let mut weights_trace = vec![v.clone()];
         let (mut lambdas, mut trace) = (Vec::new(), Vec::new());
         let (mut fallbacks, mut change, mut converged) = (0, f64::INFINITY, false);

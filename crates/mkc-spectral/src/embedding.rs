@@ -4,8 +4,11 @@
 
 use std::time::Instant;
 
-use faer::Mat;
-use mkc_core::{mkc_ensure, Clustering, KernelWeights, ParamGuard, Result, Timings};
+use faer::{Mat, MatRef};
+use mkc_core::{
+    check_n_clusters, mkc_ensure, Clustering, KernelSet, KernelWeights, ParamGuard, Result, Timings,
+};
+use mkc_gumkl::Composite;
 use mkc_kmeans::{normalize_rows_and_cluster, KMeans, KMeansParams};
 use rayon::prelude::*;
 
@@ -21,6 +24,16 @@ pub struct FinalKMeans {
 }
 
 impl FinalKMeans {
+    /// The authors' final k-means: `n_init` replicates of at most 1000 Lloyd iterations
+    /// on the row-normalised embedding.
+    pub(crate) const fn authors(n_init: usize) -> Self {
+        FinalKMeans {
+            n_init,
+            max_iter: 1000,
+            normalize_rows: true,
+        }
+    }
+
     /// The checked k-means; errors name `n_init` or `kmeans_max_iter`.
     pub(crate) fn check(&self) -> Result<KMeans> {
         mkc_ensure!(self.n_init >= 1, param "n_init", self.n_init, "must be at least 1");
@@ -30,6 +43,28 @@ impl FinalKMeans {
             .max_iter(self.max_iter)
             .check()
     }
+}
+
+/// The kernels, the composite kernel and the weights a method starts from.
+pub(crate) type Start<'s, 'a> = (&'s [MatRef<'a, f64>], Composite, Vec<f64>);
+
+/// The start both methods share: the set's kernels (an error names `method` when there
+/// are none), `c` checked as a number of clusters (at least `min`), an empty composite
+/// kernel and the uniform weights `1/m`.
+pub(crate) fn uniform_start<'s, 'a>(
+    data: &'s KernelSet<'a>,
+    method: &str,
+    c: usize,
+    min: usize,
+) -> Result<Start<'s, 'a>> {
+    let kernels = data.require_kernels(method)?;
+    check_n_clusters(data, c, min)?;
+    let m = kernels.len();
+    Ok((
+        kernels,
+        Composite::new(data.n(), m),
+        vec![1.0 / m as f64; m],
+    ))
 }
 
 /// Diagnostics that record the inertia of the final k-means.

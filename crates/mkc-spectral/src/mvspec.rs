@@ -30,12 +30,10 @@
 //! 30 replicates, `rand('state', 0)`) is replaced by seeded k-means++ with 30 replicates.
 
 use faer::{Mat, MatRef};
-use mkc_core::{
-    check_n_clusters, Error, KernelSet, KernelWeights, Result, Timings, WeightConstraint,
-};
-use mkc_gumkl::{weights, Composite};
+use mkc_core::{Error, KernelSet, KernelWeights, Result, Timings, WeightConstraint};
+use mkc_gumkl::weights;
 
-use crate::embedding::{Embedded, WithInertia};
+use crate::embedding::{uniform_start, Embedded, WithInertia};
 use crate::params::MvspecParams;
 
 /// Relative size, against `tr(K_v)`, below which a negative `D_v` is rounding.
@@ -112,12 +110,9 @@ impl Mvspec {
         data: &KernelSet<'_>,
         k: usize,
     ) -> Result<Embedded<MvspecDiagnostics>> {
-        let kernels = data.require_kernels("MVSpec")?;
-        check_n_clusters(data, k, 1)?;
-        let (p, m) = (self.p.p, kernels.len());
+        let (kernels, mut comp, mut w) = uniform_start(data, "MVSpec", k, 1)?;
+        let p = self.p.p;
         let mut t = Timings::default();
-        let mut comp = Composite::new(data.n(), m);
-        let mut w = vec![1.0 / m as f64; m];
         let mut weights_trace = vec![w.clone()];
         let (mut trace, mut d) = (Vec::<f64>::new(), Vec::new());
         let mut y: Option<Mat<f64>> = None;

@@ -18,10 +18,23 @@ use crate::root::Brent;
 /// solver takes a few seconds.
 pub const AASC_DENSE_BELOW: usize = 2048;
 
+/// The stopping rule both methods share: `max_iter ≥ 1`, `tol` finite and ≥ 0.
+fn check_loop(max_iter: usize, tol: f64) -> Result<()> {
+    mkc_ensure!(max_iter >= 1, param "max_iter", max_iter, "must be at least 1");
+    mkc_ensure!(tol.is_finite() && tol >= 0.0, param "tol", tol, "must be finite and >= 0");
+    Ok(())
+}
+
+/// The eigensolver options and the final k-means, checked alike by both methods.
+fn check_solvers(eigen: &EigenOptions, kmeans: &FinalKMeans) -> Result<()> {
+    eigen.check()?;
+    kmeans.check().map(|_| ())
+}
+
 /// The setters of the final k-means on the embedding ([`FinalKMeans`]), the same for
 /// AASC and MVSpec (their defaults are in `new`).
 macro_rules! final_kmeans_setters {
-    ($ty:ty) => {
+    ($($ty:ty),+) => {$(
         impl $ty {
             mkc_core::setters! {
                 /// k-means replicates on the embedding (authors: AASC 10, MVSpec 30).
@@ -37,8 +50,10 @@ macro_rules! final_kmeans_setters {
                 self
             }
         }
-    };
+    )+};
 }
+
+final_kmeans_setters!(AascParams, MvspecParams);
 
 mkc_core::params! {
     /// Parameters of AASC (unchecked). Defaults are the authors' code's (module
@@ -58,11 +73,7 @@ mkc_core::params! {
         /// n = [`AASC_DENSE_BELOW`]).
         pub(crate) eigen: EigenOptions = EigenOptions::default().dense_below(AASC_DENSE_BELOW),
         ;
-        pub(crate) kmeans: FinalKMeans = FinalKMeans {
-                n_init: 10,
-                max_iter: 1000,
-                normalize_rows: true,
-            },
+        pub(crate) kmeans: FinalKMeans = FinalKMeans::authors(10),
     }
     /// The authors' settings: at most 20 iterations, stop when
     /// `Σ_ij (|F_ij| − |F^old_ij|)² < 1e-5`, `λ₁` as `fsolve` from −1 finds it, and k-means with
@@ -71,18 +82,14 @@ mkc_core::params! {
     new;
 }
 
-final_kmeans_setters!(AascParams);
-
 impl ParamGuard for AascParams {
     type Checked = Aasc;
     fn check(&self) -> Result<Aasc> {
-        mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
-        mkc_ensure!(self.tol.is_finite() && self.tol >= 0.0, param "tol", self.tol, "must be finite and >= 0");
+        check_loop(self.max_iter, self.tol)?;
         mkc_ensure!(self.lambda_start.is_finite(), param "lambda_start", self.lambda_start, "must be finite");
         mkc_ensure!(self.brent.xtol.is_finite() && self.brent.xtol > 0.0, param "brent.xtol", self.brent.xtol, "must be finite and > 0");
         mkc_ensure!(self.brent.max_iter >= 1, param "brent.max_iter", self.brent.max_iter, "must be at least 1");
-        self.eigen.check()?;
-        self.kmeans.check()?;
+        check_solvers(&self.eigen, &self.kmeans)?;
         Ok(Aasc { p: self.clone() })
     }
 }
@@ -103,11 +110,7 @@ mkc_core::params! {
         /// Options of the top-k eigensolves of the composite kernel.
         pub(crate) eigen: EigenOptions = EigenOptions::default(),
         ;
-        pub(crate) kmeans: FinalKMeans = FinalKMeans {
-                n_init: 30,
-                max_iter: 1000,
-                normalize_rows: true,
-            },
+        pub(crate) kmeans: FinalKMeans = FinalKMeans::authors(30),
     }
     /// p = 2; the authors' stopping rule `|1 − obj/obj_old| < 1e-4`, weights below 1e-5 set
     /// to 0, and the final k-means with 30 replicates of at most 1000 iterations on the
@@ -115,17 +118,13 @@ mkc_core::params! {
     new;
 }
 
-final_kmeans_setters!(MvspecParams);
-
 impl ParamGuard for MvspecParams {
     type Checked = Mvspec;
     fn check(&self) -> Result<Mvspec> {
         mkc_ensure!(self.p >= 1.0, param "p", self.p, "must be a number >= 1 (or +inf for the uniform sum)");
-        mkc_ensure!(self.tol.is_finite() && self.tol >= 0.0, param "tol", self.tol, "must be finite and >= 0");
-        mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        check_loop(self.max_iter, self.tol)?;
         mkc_ensure!((0.0..1.0).contains(&self.weight_floor), param "weight_floor", self.weight_floor, "must lie in [0, 1)");
-        self.eigen.check()?;
-        self.kmeans.check()?;
+        check_solvers(&self.eigen, &self.kmeans)?;
         Ok(Mvspec { p: self.clone() })
     }
 }

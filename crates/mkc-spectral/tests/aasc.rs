@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{dense_eigvecs, same_partition, views};
+use common::{dense_eigvecs, rejects_each, same_partition, views};
 use faer::Mat;
 use mkc_core::prelude::*;
 use mkc_spectral::{AascParams, Brent, LambdaRule, WeightProblem};
@@ -272,13 +272,7 @@ fn bad_data_and_parameters_are_typed_errors() {
         (AascParams::new().n_init(0), "n_init"),
         (AascParams::new().kmeans_max_iter(0), "kmeans_max_iter"),
     ];
-    for (p, name) in cases {
-        match p.validate_params() {
-            Err(Error::InvalidParam { name: got, .. }) => assert_eq!(got, name),
-            other => panic!("{name}: {other:?}"),
-        }
-        assert!(p.fit(&data, 2, 0).is_err());
-    }
+    rejects_each(cases, &data);
     assert!(WeightProblem::new(vec![], vec![]).is_err());
     assert!(WeightProblem::new(vec![1.0], vec![1.0, 2.0]).is_err());
     assert!(WeightProblem::new(vec![f64::NAN], vec![1.0]).is_err());

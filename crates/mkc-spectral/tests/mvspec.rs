@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{dense_eigvecs, same_partition, views};
+use common::{dense_eigvecs, rejects_each, same_partition, views};
 use faer::Mat;
 use mkc_core::prelude::*;
 use mkc_spectral::{MvspecDiagnostics, MvspecParams};
@@ -165,11 +165,5 @@ fn bad_data_and_parameters_are_typed_errors() {
         (MvspecParams::new().n_init(0), "n_init"),
         (MvspecParams::new().kmeans_max_iter(0), "kmeans_max_iter"),
     ];
-    for (p, name) in cases {
-        match p.validate_params() {
-            Err(Error::InvalidParam { name: got, .. }) => assert_eq!(got, name),
-            other => panic!("{name}: {other:?}"),
-        }
-        assert!(p.fit(&data, 2, 0).is_err());
-    }
+    rejects_each(cases, &data);
 }

@@ -5,6 +5,7 @@ use faer::Mat;
 #[allow(unused_imports)] // not every test file uses every fixture
 pub use mkc_core::testing::same_partition;
 use mkc_core::testing::{blob_views, d2, linear_kernel};
+use mkc_core::{Clusterer, Error, KernelSet};
 
 /// `n_per` points in each of `k` clusters of a `dim`-dimensional space, one view per entry
 /// of `signal` ([`mkc_core::testing::blob_views`]), and a kernel per view: Gaussian
@@ -42,4 +43,16 @@ pub fn views(
 /// The eigenvectors of a symmetric matrix by the dense solver, eigenvalues ascending.
 pub fn dense_eigvecs(a: &Mat<f64>) -> Mat<f64> {
     mkc_linalg::eigen::dense_sym(a.as_ref()).unwrap().vectors
+}
+
+/// Every case's parameters are rejected by `validate_params` with an
+/// [`Error::InvalidParam`] naming the case's parameter, and fitting them on `data` fails.
+pub fn rejects_each<C: Clusterer>(cases: Vec<(C, &str)>, data: &KernelSet<'_>) {
+    for (p, name) in cases {
+        match p.validate_params() {
+            Err(Error::InvalidParam { name: got, .. }) => assert_eq!(got, name),
+            other => panic!("{name}: {other:?}"),
+        }
+        assert!(p.fit(data, 2, 0).is_err());
+    }
 }
