@@ -6,7 +6,7 @@
 //! - [`ScskParams`] → [`Scsk`]: problem (7), Algorithm 1, one kernel.
 //! - [`ScmkParams`] → [`Scmk`]: problem (18), Algorithm 2, K_w = Σ w_i K^i (17) with
 //!   Σ √w_i = 1, weights by eqs. (19)–(22).
-//! - Building blocks: [`solve_z`] (the column QPs (11) of one Z step by SMO),
+//! - Building blocks: [`solve_z`] (the column QPs (11) of one Z step, a [`ZProblem`], by SMO),
 //!   [`solve_z_apg`] (the same by the accelerated projected gradient),
 //!   [`reconstruction_costs`] (eq. (20)), [`optimal_weights`] (eq. (22)),
 //!   [`objective()`] (eqs. (7)/(18)).
@@ -132,7 +132,7 @@ pub use params::{ScmkParams, ScskParams, DEFAULT_ALPHA, DEFAULT_BETA};
 pub use scmk::Scmk;
 pub use scsk::Scsk;
 pub use weights::{optimal_weights, reconstruction_costs, weight_objective};
-pub use z_step::{solve_z, solve_z_apg, ZSolver, ZStep};
+pub use z_step::{solve_z, solve_z_apg, ZProblem, ZSolver, ZStep};
 
 /// The method API and this crate's parameters: `use mkc_scmk::prelude::*;`.
 pub mod prelude {

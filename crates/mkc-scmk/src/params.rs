@@ -91,46 +91,48 @@ macro_rules! params_type {
             pub fn new() -> Self {
                 Self { s: Settings::new($min, $max) }
             }
-            /// Trade-off α > 0 of ‖Z‖²_F (default 1; the paper's grid 1e-5 … 100).
-            #[must_use]
-            pub fn alpha(mut self, v: f64) -> Self { self.s.alpha = v; self }
-            /// Trade-off β ≥ 0 of the rank term tr(PᵀLP) (default 1e-5; the paper's grid
-            /// 1e-6, 1e-5).
-            #[must_use]
-            pub fn beta(mut self, v: f64) -> Self { self.s.beta = v; self }
-            /// Iterations always performed before the stopping test.
-            #[must_use]
-            pub fn min_iter(mut self, v: usize) -> Self { self.s.min_iter = v; self }
-            /// Cap on iterations (reaching it is reported as `converged = false`).
-            #[must_use]
-            pub fn max_iter(mut self, v: usize) -> Self { self.s.max_iter = v; self }
-            /// Stop when ‖Z − Z_old‖_F / ‖Z_old‖_F < tol (after `min_iter` iterations).
-            #[must_use]
-            pub fn tol(mut self, v: f64) -> Self { self.s.tol = v; self }
-            /// KKT tolerance of every column QP (11): max_{z_j>0} g_j − min_{z_j<1} g_j,
-            /// g the gradient of (11) (absolute). Default 1e-6 (see the crate docs for
-            /// why this suffices and what it costs).
-            #[must_use]
-            pub fn qp_tol(mut self, v: f64) -> Self { self.s.qp_tol = v; self }
-            /// Cap per Z step: APG iterations (`None`: 2000) or SMO pair updates per
-            /// column QP (`None`: mkc-qp's max(100 000, 100 n)).
-            #[must_use]
-            pub fn qp_max_iter(mut self, v: Option<usize>) -> Self { self.s.qp_max_iter = v; self }
-            /// Solver of the column QPs (11) (default [`ZSolver::Auto`]).
-            #[must_use]
-            pub fn z_solver(mut self, v: ZSolver) -> Self { self.s.z_solver = v; self }
-            /// k-means replicates on P (default 100, the authors').
-            #[must_use]
-            pub fn n_init(mut self, v: usize) -> Self { self.s.n_init = v; self }
-            /// Lloyd iterations per k-means replicate (default 100, MATLAB's).
-            #[must_use]
-            pub fn kmeans_max_iter(mut self, v: usize) -> Self { self.s.kmeans_max_iter = v; self }
-            /// Options of the bottom-c eigensolver of the P step and of the λ_max
-            /// estimate of the APG step size, seed included (default seed 0): the
-            /// alternating loop does not depend on the fit's seed, which drives only the
-            /// final k-means, so restarts share the loop.
-            #[must_use]
-            pub fn eigen(mut self, v: EigenOptions) -> Self { self.s.eigen = v; self }
+            mkc_core::setters! {
+                /// Trade-off α > 0 of ‖Z‖²_F (default 1; the paper's grid 1e-5 … 100).
+                #[must_use]
+                alpha: f64 => s,
+                /// Trade-off β ≥ 0 of the rank term tr(PᵀLP) (default 1e-5; the paper's grid
+                /// 1e-6, 1e-5).
+                #[must_use]
+                beta: f64 => s,
+                /// Iterations always performed before the stopping test.
+                #[must_use]
+                min_iter: usize => s,
+                /// Cap on iterations (reaching it is reported as `converged = false`).
+                #[must_use]
+                max_iter: usize => s,
+                /// Stop when ‖Z − Z_old‖_F / ‖Z_old‖_F < tol (after `min_iter` iterations).
+                #[must_use]
+                tol: f64 => s,
+                /// KKT tolerance of every column QP (11): max_{z_j>0} g_j − min_{z_j<1} g_j,
+                /// g the gradient of (11) (absolute). Default 1e-6 (see the crate docs for
+                /// why this suffices and what it costs).
+                #[must_use]
+                qp_tol: f64 => s,
+                /// Cap per Z step: APG iterations (`None`: 2000) or SMO pair updates per
+                /// column QP (`None`: mkc-qp's max(100 000, 100 n)).
+                #[must_use]
+                qp_max_iter: Option<usize> => s,
+                /// Solver of the column QPs (11) (default [`ZSolver::Auto`]).
+                #[must_use]
+                z_solver: ZSolver => s,
+                /// k-means replicates on P (default 100, the authors').
+                #[must_use]
+                n_init: usize => s,
+                /// Lloyd iterations per k-means replicate (default 100, MATLAB's).
+                #[must_use]
+                kmeans_max_iter: usize => s,
+                /// Options of the bottom-c eigensolver of the P step and of the λ_max
+                /// estimate of the APG step size, seed included (default seed 0): the
+                /// alternating loop does not depend on the fit's seed, which drives only the
+                /// final k-means, so restarts share the loop.
+                #[must_use]
+                eigen: EigenOptions => s,
+            }
         }
 
         impl Default for $name {

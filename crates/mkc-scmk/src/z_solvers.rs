@@ -9,7 +9,7 @@ use mkc_qp::{CappedSimplexQp, CappedSimplexSolver};
 use crate::apg::{SmoSolvers, SMO_BUDGET_DIV};
 use crate::lipschitz::tangent_lambda_max;
 use crate::params::{Settings, APG_MAX_ITER};
-use crate::z_step::{z_step_apg, z_step_smo, ZSolver, ZStep};
+use crate::z_step::{z_step_apg, z_step_smo, ZProblem, ZSolver, ZStep};
 
 /// Everything a Z step (11) needs besides K, P and the previous Z.
 pub(crate) struct ZSolvers {
@@ -82,9 +82,15 @@ impl ZSolvers {
         z: MatRef<'_, f64>,
         w: &[f64],
     ) -> Result<ZStep> {
-        let (alpha, beta) = (self.alpha, self.beta);
+        let x = ZProblem {
+            k,
+            p,
+            alpha: self.alpha,
+            beta: self.beta,
+            warm: Some(z),
+        };
         if self.kind == ZSolver::Smo {
-            return z_step_smo(k, p, alpha, beta, Some(z), &self.exact);
+            return z_step_smo(&x, &self.exact);
         }
         // λ_max(ΠK_wΠ) ≤ Σ w_i λ_max(ΠK^iΠ) (w ≥ 0).
         let lam = if self.single {
@@ -96,16 +102,6 @@ impl ZSolvers {
             exact: &self.exact,
             capped: &self.capped,
         });
-        z_step_apg(
-            k,
-            p,
-            alpha,
-            beta,
-            Some(z),
-            lam,
-            self.qp_tol,
-            self.apg_max_iter,
-            smo,
-        )
+        z_step_apg(&x, lam, self.qp_tol, self.apg_max_iter, smo)
     }
 }

@@ -71,63 +71,77 @@ pub(crate) fn check_indicator(p: MatRef<'_, f64>, n: usize) -> Result<()> {
     validate::finite("P", p)
 }
 
-fn check_inputs(
-    k: MatRef<'_, f64>,
-    p: MatRef<'_, f64>,
-    alpha: f64,
-    beta: f64,
-    warm: Option<MatRef<'_, f64>>,
-) -> Result<()> {
-    let n = validate::kernel("K", k)?;
-    validate::positive("alpha", alpha)?;
-    validate::non_negative("beta", beta)?;
-    check_indicator(p, n)?;
-    if let Some(w) = warm {
-        validate::dims("warm start", w, n, n)?;
-        validate::finite("warm start", w)?;
-    }
-    Ok(())
+/// The data of one Z step (11), checked by [`solve_z`] and [`solve_z_apg`].
+#[derive(Debug, Clone, Copy)]
+pub struct ZProblem<'a> {
+    /// The kernel K (n x n, symmetric; symmetrised exactly after validation).
+    pub k: MatRef<'a, f64>,
+    /// The indicator P (n x c, c ≥ 1) whose row distances give D.
+    pub p: MatRef<'a, f64>,
+    /// Trade-off α > 0 of ‖Z‖²_F.
+    pub alpha: f64,
+    /// Trade-off β ≥ 0 of the rank term tr(PᵀLP).
+    pub beta: f64,
+    /// The previous Z (n x n) as a warm start (`None`: cold).
+    pub warm: Option<MatRef<'a, f64>>,
 }
 
-/// Solve (11) for every column with SMO (exact to the solver's tolerance). `k` must be
-/// symmetric (it is symmetrised exactly here, after validation), `p` is n x c, `warm`
-/// (n x n) the previous Z.
+impl<'a> ZProblem<'a> {
+    /// The problem (11) for K, P, α and β, started cold.
+    pub fn new(k: MatRef<'a, f64>, p: MatRef<'a, f64>, alpha: f64, beta: f64) -> Self {
+        ZProblem {
+            k,
+            p,
+            alpha,
+            beta,
+            warm: None,
+        }
+    }
+
+    /// The same problem warm-started from `z` (n x n; `None`: cold).
+    #[must_use]
+    pub fn with_warm(mut self, z: Option<MatRef<'a, f64>>) -> Self {
+        self.warm = z;
+        self
+    }
+
+    /// Validate every input (the errors of [`solve_z`]).
+    fn check(&self) -> Result<()> {
+        let n = validate::kernel("K", self.k)?;
+        validate::positive("alpha", self.alpha)?;
+        validate::non_negative("beta", self.beta)?;
+        check_indicator(self.p, n)?;
+        if let Some(w) = self.warm {
+            validate::dims("warm start", w, n, n)?;
+            validate::finite("warm start", w)?;
+        }
+        Ok(())
+    }
+}
+
+/// Solve (11) for every column with SMO (exact to the solver's tolerance), warm-started
+/// from `x.warm` when given.
 ///
 /// # Errors
 /// Invalid `k` (not square, non-finite, not symmetric), `p` or `warm` of the wrong shape
 /// or non-finite, α ≤ 0 or β < 0.
-pub fn solve_z(
-    k: MatRef<'_, f64>,
-    p: MatRef<'_, f64>,
-    alpha: f64,
-    beta: f64,
-    warm: Option<MatRef<'_, f64>>,
-    solver: &CappedSimplexSolver,
-) -> Result<ZStep> {
-    check_inputs(k, p, alpha, beta, warm)?;
-    z_step_smo(k, p, alpha, beta, warm, solver)
+pub fn solve_z(x: &ZProblem<'_>, solver: &CappedSimplexSolver) -> Result<ZStep> {
+    x.check()?;
+    z_step_smo(x, solver)
 }
 
 /// Solve (11) for every column with the accelerated projected gradient, to KKT
 /// violation `tol` (> 0) or `max_iter` (≥ 1) iterations. Computes the step size
 /// (λ_max(ΠKΠ), one small eigensolve); errors as [`solve_z`], plus invalid `tol` /
 /// `max_iter`.
-pub fn solve_z_apg(
-    k: MatRef<'_, f64>,
-    p: MatRef<'_, f64>,
-    alpha: f64,
-    beta: f64,
-    warm: Option<MatRef<'_, f64>>,
-    tol: f64,
-    max_iter: usize,
-) -> Result<ZStep> {
-    check_inputs(k, p, alpha, beta, warm)?;
+pub fn solve_z_apg(x: &ZProblem<'_>, tol: f64, max_iter: usize) -> Result<ZStep> {
+    x.check()?;
     validate::positive("tol", tol)?;
     if max_iter == 0 {
         return Err(Error::param("max_iter", 0, "must be at least 1"));
     }
-    let lam = crate::lipschitz::tangent_lambda_max(k, 0)?;
-    z_step_apg(k, p, alpha, beta, warm, lam, tol, max_iter, None)
+    let lam = crate::lipschitz::tangent_lambda_max(x.k, 0)?;
+    z_step_apg(x, lam, tol, max_iter, None)
 }
 
 /// K exactly symmetrised, as an n² column-major vector.
@@ -193,24 +207,20 @@ fn is_identity(w: MatRef<'_, f64>) -> bool {
 
 /// [`solve_z_apg`] without validation, with a precomputed `lam` ≥ λ_max(ΠKΠ); `smo`:
 /// finish sparse columns by SMO ([`ZSolver::Auto`]).
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn z_step_apg(
-    k: MatRef<'_, f64>,
-    p: MatRef<'_, f64>,
-    alpha: f64,
-    beta: f64,
-    warm: Option<MatRef<'_, f64>>,
+    x: &ZProblem<'_>,
     lam: f64,
     tol: f64,
     max_iter: usize,
     smo: Option<apg::SmoSolvers<'_>>,
 ) -> Result<ZStep> {
-    let c = linear_terms(k, p, beta);
+    let (k, warm) = (x.k, x.warm);
+    let c = linear_terms(k, x.p, x.beta);
     let kc = symmetric_copy(k);
     let pb = apg::Problem {
         kc: &kc,
         c: c.as_ref(),
-        alpha,
+        alpha: x.alpha,
         lam,
         tol,
         max_iter,
@@ -229,14 +239,8 @@ pub(crate) fn z_step_apg(
 }
 
 /// [`solve_z`] without validation (the caller validated once).
-pub(crate) fn z_step_smo(
-    k: MatRef<'_, f64>,
-    p: MatRef<'_, f64>,
-    alpha: f64,
-    beta: f64,
-    warm: Option<MatRef<'_, f64>>,
-    solver: &CappedSimplexSolver,
-) -> Result<ZStep> {
+pub(crate) fn z_step_smo(x: &ZProblem<'_>, solver: &CappedSimplexSolver) -> Result<ZStep> {
+    let (k, alpha, warm) = (x.k, x.alpha, x.warm);
     let n = k.nrows();
     // Q = 2(αI + K), exactly symmetric.
     let q = Mat::from_fn(n, n, |i, j| {
@@ -247,7 +251,7 @@ pub(crate) fn z_step_smo(
             s
         }
     });
-    let c = linear_terms(k, p, beta);
+    let c = linear_terms(k, x.p, x.beta);
     let qm = QpMatrix::new(q.as_ref())?;
     let sol = solver.solve_batch(&qm, c.as_ref(), warm)?;
     Ok(ZStep {

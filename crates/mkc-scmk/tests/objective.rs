@@ -9,6 +9,18 @@ mod common;
 
 use common::*;
 
+/// `j[t + 1] ≤ j[t]` (up to 1e-9 relative) for every t from `from` on.
+fn non_increasing(j: &[f64], from: usize, what: &str) {
+    for t in from..j.len() - 1 {
+        assert!(
+            j[t + 1] <= j[t] + 1e-9 * j[t].abs().max(1.0),
+            "{what} t={t}: {} > {}",
+            j[t + 1],
+            j[t]
+        );
+    }
+}
+
 #[test]
 fn objective_7_and_18_never_increase_and_match_the_recomputed_value() {
     let x = points(3, 6, 2.5, 2);
@@ -33,14 +45,7 @@ fn objective_7_and_18_never_increase_and_match_the_recomputed_value() {
         let j = &f.info.objective;
         assert_eq!(j.len(), 30);
         // From the second iteration on (w_0 = 1/r violates Σ√w = 1; see the objective docs).
-        for t in 1..j.len() - 1 {
-            assert!(
-                j[t + 1] <= j[t] + 1e-9 * j[t].abs().max(1.0),
-                "SCMK {solver:?} α={alpha} β={beta} t={t}: {} > {}",
-                j[t + 1],
-                j[t]
-            );
-        }
+        non_increasing(j, 1, &format!("SCMK {solver:?} α={alpha} β={beta}"));
         let again = objective(&refs, &f.weights, f.z.as_ref(), f.p.as_ref(), alpha, beta).unwrap();
         assert!((again.total - j[j.len() - 1]).abs() <= 1e-10 * again.total.abs().max(1.0));
 
@@ -53,14 +58,7 @@ fn objective_7_and_18_never_increase_and_match_the_recomputed_value() {
             .fit_kernel(refs[0], 3, 0)
             .unwrap();
         let j = &s.info.objective;
-        for t in 0..j.len() - 1 {
-            assert!(
-                j[t + 1] <= j[t] + 1e-9 * j[t].abs().max(1.0),
-                "SCSK {solver:?} α={alpha} β={beta} t={t}: {} > {}",
-                j[t + 1],
-                j[t]
-            );
-        }
+        non_increasing(j, 0, &format!("SCSK {solver:?} α={alpha} β={beta}"));
     }
 }
 

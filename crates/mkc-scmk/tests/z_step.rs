@@ -4,7 +4,7 @@
 use faer::{Mat, MatRef};
 use mkc_core::{Error, ParamGuard};
 use mkc_qp::CappedSimplexQp;
-use mkc_scmk::{solve_z, solve_z_apg};
+use mkc_scmk::{solve_z, solve_z_apg, ZProblem};
 
 mod common;
 
@@ -72,19 +72,12 @@ fn solve_z_matches_kkt_from_a_cold_and_a_warm_start() {
     let mut r = lcg(9);
     let p = Mat::from_fn(n, 2, |_, _| r() - 0.5);
     let solver = CappedSimplexQp::new(1.0).tol(1e-12).check().unwrap();
-    let cold = solve_z(k.as_ref(), p.as_ref(), 0.05, 0.3, None, &solver).unwrap();
+    let prob = ZProblem::new(k.as_ref(), p.as_ref(), 0.05, 0.3);
+    let cold = solve_z(&prob, &solver).unwrap();
     let (v, e) = kkt_of_11(k.as_ref(), p.as_ref(), cold.z.as_ref(), 0.05, 0.3);
     assert!(v <= 1e-8 && e <= 1e-12, "{v:e} {e:e}");
     let ident = Mat::<f64>::identity(n, n);
-    let warm = solve_z(
-        k.as_ref(),
-        p.as_ref(),
-        0.05,
-        0.3,
-        Some(ident.as_ref()),
-        &solver,
-    )
-    .unwrap();
+    let warm = solve_z(&prob.with_warm(Some(ident.as_ref())), &solver).unwrap();
     // (11) is strictly convex (α > 0): one minimiser.
     for j in 0..n {
         for i in 0..n {
@@ -108,11 +101,11 @@ fn apg_z_step_matches_smo_and_meets_kkt() {
     let smo = CappedSimplexQp::new(1.0).tol(1e-12).check().unwrap();
     for kern in [&k, &g] {
         for &(alpha, beta) in &[(1e-4, 1e-3), (1e-2, 0.5), (1.0, 1.0), (100.0, 10.0)] {
-            let exact = solve_z(kern.as_ref(), p.as_ref(), alpha, beta, None, &smo).unwrap();
+            let prob = ZProblem::new(kern.as_ref(), p.as_ref(), alpha, beta);
+            let exact = solve_z(&prob, &smo).unwrap();
             let warm = Mat::from_fn(n, n, |i, j| if i == (j + 1) % n { 1.0 } else { 0.0 });
             for start in [None, Some(warm.as_ref())] {
-                let apg = solve_z_apg(kern.as_ref(), p.as_ref(), alpha, beta, start, 1e-9, 100_000)
-                    .unwrap();
+                let apg = solve_z_apg(&prob.with_warm(start), 1e-9, 100_000).unwrap();
                 assert!(
                     apg.max_kkt_violation <= 1e-8,
                     "α={alpha}: {}",
@@ -137,15 +130,15 @@ fn apg_z_step_matches_smo_and_meets_kkt() {
     }
     // bad inputs of the APG entry point
     assert!(matches!(
-        solve_z_apg(k.as_ref(), p.as_ref(), 1.0, 1.0, None, 0.0, 10),
+        solve_z_apg(&ZProblem::new(k.as_ref(), p.as_ref(), 1.0, 1.0), 0.0, 10),
         Err(Error::InvalidParam { .. })
     ));
     assert!(matches!(
-        solve_z_apg(k.as_ref(), p.as_ref(), 1.0, 1.0, None, 1e-8, 0),
+        solve_z_apg(&ZProblem::new(k.as_ref(), p.as_ref(), 1.0, 1.0), 1e-8, 0),
         Err(Error::InvalidParam { .. })
     ));
     assert!(matches!(
-        solve_z_apg(k.as_ref(), p.as_ref(), -1.0, 1.0, None, 1e-8, 10),
+        solve_z_apg(&ZProblem::new(k.as_ref(), p.as_ref(), -1.0, 1.0), 1e-8, 10),
         Err(Error::InvalidParam { .. })
     ));
 }
@@ -193,10 +186,13 @@ fn large_alpha_gives_the_block_form_of_theorem_2() {
         .iter()
         .map(|&alpha| {
             dev_of(
-                solve_z(k.as_ref(), p.as_ref(), alpha, 100.0 * alpha, None, &solver)
-                    .unwrap()
-                    .z
-                    .as_ref(),
+                solve_z(
+                    &ZProblem::new(k.as_ref(), p.as_ref(), alpha, 100.0 * alpha),
+                    &solver,
+                )
+                .unwrap()
+                .z
+                .as_ref(),
             )
         })
         .collect();
