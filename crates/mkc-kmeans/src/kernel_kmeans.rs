@@ -330,7 +330,7 @@ pub(crate) fn run(
 /// scikit-learn's empty-cluster rule: every empty cluster receives one of the points
 /// farthest from their current centre (`far(i)`, descending; ties to the lowest index),
 /// taken only from clusters that keep at least one point. Returns whether labels changed.
-pub(crate) fn fill_empty(
+pub fn fill_empty(
     labels: &mut [usize],
     counts: &mut [usize],
     k: usize,

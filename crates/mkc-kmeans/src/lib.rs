@@ -81,7 +81,8 @@ pub use global::{
     GlobalKernelKMeansParams,
 };
 pub use kernel_kmeans::{
-    KernelInit, KernelKMeans, KernelKMeansDiagnostics, KernelKMeansFit, KernelKMeansParams,
+    fill_empty, KernelInit, KernelKMeans, KernelKMeansDiagnostics, KernelKMeansFit,
+    KernelKMeansParams,
 };
 pub use kernel_view::KernelCols;
 pub use kmeans::{KMeans, KMeansDiagnostics, KMeansFit, KMeansParams};

@@ -81,8 +81,9 @@ fn assign(kc: &KernelCols<'_>, centres: &Centres) -> (Vec<usize>, Vec<f64>, Vec<
 }
 
 /// Give every empty cluster the sample farthest from its centre (descending distance,
-/// ties to the lowest index) among clusters that keep a member; its distance becomes
-/// the one to its new centre. Returns whether anything moved.
+/// ties to the lowest index) among clusters that keep a member (`mkc_kmeans::fill_empty`,
+/// scikit-learn's rule); a moved sample's distance becomes the one to its new centre.
+/// Returns whether anything moved.
 fn fill_empty(
     labels: &mut [usize],
     dist: &mut [f64],
@@ -90,26 +91,14 @@ fn fill_empty(
     diag: impl Fn(usize) -> f64,
     k: usize,
 ) -> bool {
-    let mut count = vec![0usize; k];
-    for &l in labels.iter() {
-        count[l] += 1;
-    }
-    let empty: Vec<usize> = (0..k).filter(|&c| count[c] == 0).collect();
-    if empty.is_empty() {
+    let before = labels.to_vec();
+    let mut counts = vec![0usize; k];
+    if !mkc_kmeans::fill_empty(labels, &mut counts, k, |i| dist[i]) {
         return false;
     }
-    let mut order: Vec<usize> = (0..labels.len()).collect();
-    order.sort_by(|&a, &b| dist[b].total_cmp(&dist[a]).then(a.cmp(&b)));
-    let mut next = order.into_iter();
-    for c in empty {
-        for i in next.by_ref() {
-            if count[labels[i]] > 1 {
-                count[labels[i]] -= 1;
-                count[c] += 1;
-                labels[i] = c;
-                dist[i] = diag(i) + rel[i * k + c];
-                break;
-            }
+    for (i, (&c, &was)) in labels.iter().zip(&before).enumerate() {
+        if c != was {
+            dist[i] = diag(i) + rel[i * k + c];
         }
     }
     true
