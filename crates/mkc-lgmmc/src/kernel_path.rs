@@ -78,15 +78,7 @@ impl AlphaSolver for KernelSolver<'_> {
     }
 
     fn violation(&self, alpha: &[f64], y: &[f64]) -> f64 {
-        let k = self.k.as_ref();
-        let support: Vec<usize> = (0..alpha.len()).filter(|&i| alpha[i] != 0.0).collect();
-        let mut s = 0.0;
-        for &j in &support {
-            let col = k.col(j);
-            let inner: f64 = support.iter().map(|&i| alpha[i] * y[i] * col[i]).sum();
-            s += alpha[j] * y[j] * inner;
-        }
-        0.5 * s
+        mkc_svm::label_term(self.k.as_ref(), y, alpha)
     }
 
     fn kernel_times(&self, coef: &[f64]) -> Vec<f64> {

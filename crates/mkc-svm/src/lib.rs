@@ -139,6 +139,6 @@ pub mod working_set;
 pub use csvc::{CSvc, CSvcParams, SvcModel};
 pub use kernel::CheckedKernel;
 pub use qmatrix::{DenseSigned, QMatrix, SumOf, WithDiagonal};
-pub use simplex::{SimplexModel, SimplexSquaredHinge, SimplexSquaredHingeParams};
+pub use simplex::{label_term, SimplexModel, SimplexSquaredHinge, SimplexSquaredHingeParams};
 pub use solver::{Problem, Smo, SmoParams, SmoSolution};
 pub use svr::{EpsSvr, EpsSvrParams, SvrModel};

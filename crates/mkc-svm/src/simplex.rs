@@ -175,17 +175,33 @@ impl SimplexSquaredHinge {
 
 /// `½ (α ∘ y_t)ᵀ K (α ∘ y_t)` for every t, over the support of α.
 fn label_terms(k: MatRef<'_, f64>, labels: &[&[f64]], alpha: &[f64]) -> Vec<f64> {
-    let support: Vec<usize> = (0..alpha.len()).filter(|&i| alpha[i] != 0.0).collect();
+    let support = support(alpha);
     labels
         .iter()
-        .map(|y| {
-            let mut s = 0.0;
-            for &j in &support {
-                let col = k.col(j);
-                let inner: f64 = support.iter().map(|&i| alpha[i] * y[i] * col[i]).sum();
-                s += alpha[j] * y[j] * inner;
-            }
-            0.5 * s
-        })
+        .map(|y| support_term(k, y, alpha, &support))
         .collect()
+}
+
+/// The indices of the non-zero entries of α.
+fn support(alpha: &[f64]) -> Vec<usize> {
+    (0..alpha.len()).filter(|&i| alpha[i] != 0.0).collect()
+}
+
+/// `½ (α ∘ y)ᵀ K (α ∘ y)` summed over `support` only.
+fn support_term(k: MatRef<'_, f64>, y: &[f64], alpha: &[f64], support: &[usize]) -> f64 {
+    let mut s = 0.0;
+    for &j in support {
+        let col = k.col(j);
+        let inner: f64 = support.iter().map(|&i| alpha[i] * y[i] * col[i]).sum();
+        s += alpha[j] * y[j] * inner;
+    }
+    0.5 * s
+}
+
+/// `½ (α ∘ y)ᵀ K (α ∘ y)`, one label vector's term of the simplex dual (what
+/// [`SimplexModel::label_terms`] holds for each label), summed over the support of α
+/// only: O(|support|²) kernel entries. For a label vector that is not among the
+/// solved ones (LG-MMC's most violated labelling).
+pub fn label_term(k: MatRef<'_, f64>, y: &[f64], alpha: &[f64]) -> f64 {
+    support_term(k, y, alpha, &support(alpha))
 }

@@ -126,6 +126,23 @@ fn simplex_dual_matches_brute_force() {
         let lt: f64 = model.label_terms[0] * mu[0] + model.label_terms[1] * mu[1];
         let a2: f64 = model.alpha.iter().map(|a| a * a).sum();
         assert!((lt + a2 / (2.0 * c) + model.objective).abs() < 1e-10);
+        // label_term: the same term for any label vector, against a dense double sum.
+        let y3 = random_labels(&mut r, n);
+        for (t, y) in [&y1, &y2, &y3].into_iter().enumerate() {
+            let dense: f64 = (0..n)
+                .flat_map(|i| (0..n).map(move |j| (i, j)))
+                .map(|(i, j)| model.alpha[i] * y[i] * k[(i, j)] * model.alpha[j] * y[j])
+                .sum::<f64>()
+                / 2.0;
+            let term = mkc_svm::label_term(k.as_ref(), y, &model.alpha);
+            assert!(
+                (term - dense).abs() <= 1e-12 * (1.0 + dense.abs()),
+                "{term} vs {dense}"
+            );
+            if t < 2 {
+                assert_eq!(term, model.label_terms[t]);
+            }
+        }
     }
 }
 
