@@ -2,21 +2,9 @@
 //! same matrices as `cargo xtask compare eigen`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use faer::Mat;
 use mkc_linalg::eigen::{top_k, EigenOptions};
-use rand::Rng;
+use mkc_linalg::problems::uniform_gaussian_kernel as gaussian_kernel;
 use std::time::Duration;
-
-/// exp(−‖x_i − x_j‖²/(0.1·d)) for n uniform random points in [0,1]^d.
-fn gaussian_kernel(n: usize, d: usize, seed: u64) -> Mat<f64> {
-    let mut rng = mkc_core::seed::rng(seed);
-    let x: Vec<f64> = (0..n * d).map(|_| rng.random::<f64>()).collect();
-    let scale = 1.0 / (0.1 * d as f64);
-    Mat::from_fn(n, n, |i, j| {
-        let s: f64 = (0..d).map(|t| (x[i * d + t] - x[j * d + t]).powi(2)).sum();
-        (-s * scale).exp()
-    })
-}
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("top_k");

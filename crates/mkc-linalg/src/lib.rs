@@ -29,6 +29,7 @@ mod combine;
 pub mod eigen;
 mod frobenius;
 mod laplacian;
+pub mod problems;
 mod util;
 
 pub use center::{center_in_place, symmetrize};

@@ -14,7 +14,7 @@
 use crate::python::{run_script, venv_python};
 use faer::Mat;
 use mkc_linalg::eigen::{top_k, EigenMethod, EigenOptions};
-use rand::Rng;
+use mkc_linalg::problems::uniform_gaussian_kernel as gaussian_kernel;
 use std::path::Path;
 use std::time::Instant;
 
@@ -102,17 +102,6 @@ pub fn run() -> Res<()> {
     })();
     let _ = std::fs::remove_dir_all(&dir);
     result
-}
-
-/// exp(−‖x_i − x_j‖²/(0.1·d)) for n uniform random points in `[0, 1]`^d (seeded).
-fn gaussian_kernel(n: usize, d: usize, seed: u64) -> Mat<f64> {
-    let mut rng = mkc_core::seed::rng(seed);
-    let x: Vec<f64> = (0..n * d).map(|_| rng.random::<f64>()).collect();
-    let scale = 1.0 / (0.1 * d as f64);
-    Mat::from_fn(n, n, |i, j| {
-        let s: f64 = (0..d).map(|t| (x[i * d + t] - x[j * d + t]).powi(2)).sum();
-        (-s * scale).exp()
-    })
 }
 
 fn write_raw(path: &Path, m: &Mat<f64>) -> Res<()> {
