@@ -146,7 +146,7 @@ impl Lgmmc {
                 stop = StopReason::Duplicate;
                 break;
             }
-            let v = solver.violation(&step.alpha, &found);
+            let v = solver.violation(&step.alpha, &found)?;
             let theta = step.terms.iter().copied().fold(f64::NEG_INFINITY, f64::max);
             if v <= theta * (1.0 + 1e-9) {
                 stop = StopReason::NoViolation;

@@ -77,8 +77,8 @@ impl AlphaSolver for KernelSolver<'_> {
         })
     }
 
-    fn violation(&self, alpha: &[f64], y: &[f64]) -> f64 {
-        mkc_svm::label_term(self.k.as_ref(), y, alpha)
+    fn violation(&self, alpha: &[f64], y: &[f64]) -> Result<f64> {
+        mkc_svm::label_term(&self.k, y, alpha)
     }
 
     fn kernel_times(&self, coef: &[f64]) -> Vec<f64> {

@@ -358,7 +358,7 @@ impl AlphaSolver for LinearSolver {
         self.finish(d, mu, converged)
     }
 
-    fn violation(&self, alpha: &[f64], y: &[f64]) -> f64 {
+    fn violation(&self, alpha: &[f64], y: &[f64]) -> Result<f64> {
         let mut v = vec![0.0; self.dp];
         for i in 0..self.n {
             let f = alpha[i] * y[i];
@@ -368,7 +368,7 @@ impl AlphaSolver for LinearSolver {
                 }
             }
         }
-        0.5 * v.iter().map(|x| x * x).sum::<f64>()
+        Ok(0.5 * v.iter().map(|x| x * x).sum::<f64>())
     }
 
     fn kernel_times(&self, coef: &[f64]) -> Vec<f64> {

@@ -36,7 +36,7 @@ pub(crate) trait AlphaSolver {
     ) -> Result<AlphaStep>;
     /// `½ (α∘y)ᵀ K (α∘y)`: the right-hand side of the constraint of eq. (6) for label
     /// vector `y`, without the `αᵀα/C` part (eq. 11, halved).
-    fn violation(&self, alpha: &[f64], y: &[f64]) -> f64;
+    fn violation(&self, alpha: &[f64], y: &[f64]) -> Result<f64>;
     /// `K·coef` (the kernel with its bias): decision values `f = K(α∘v)`.
     fn kernel_times(&self, coef: &[f64]) -> Vec<f64>;
     /// Explicit features for the search of eq. (13) (n x d).

@@ -83,8 +83,8 @@ fn feature_space_and_kernel_alpha_steps_agree() {
             assert!((a.terms[t] - b.terms[t]).abs() < 1e-6 * b.terms[t].abs().max(1e-3));
         }
         // The violations agree too.
-        let va = lin.violation(&a.alpha, &labels[1]);
-        let vb = ker.violation(&a.alpha, &labels[1]);
+        let va = lin.violation(&a.alpha, &labels[1]).unwrap();
+        let vb = ker.violation(&a.alpha, &labels[1]).unwrap();
         assert!((va - vb).abs() < 1e-10 * vb.max(1e-10));
         // Warm start from the other solution reaches the same point.
         let w = lin.solve(&labels, &[0.2, 0.3, 0.5], Some(&a)).unwrap();
@@ -253,12 +253,12 @@ fn ascent_refinement_never_lowers_the_violation() {
         alpha.iter_mut().for_each(|a| *a /= sum);
         let start = feasible[(seed as usize * 37) % feasible.len()].clone();
         let mut y = start.clone();
-        let mut v = ker.violation(&alpha, &y);
+        let mut v = ker.violation(&alpha, &y).unwrap();
         let mut moved = false;
         for _ in 0..20 {
             let (next, taken) = crate::ascent::refine(&ker, &alpha, y.clone(), beta, 1).unwrap();
             assert!(next.iter().sum::<f64>().abs() <= beta);
-            let vn = ker.violation(&alpha, &next);
+            let vn = ker.violation(&alpha, &next).unwrap();
             assert!(
                 vn >= v - 1e-12,
                 "seed {seed}: violation fell from {v} to {vn}"

@@ -202,6 +202,14 @@ fn support_term(k: MatRef<'_, f64>, y: &[f64], alpha: &[f64], support: &[usize])
 /// [`SimplexModel::label_terms`] holds for each label), summed over the support of α
 /// only: O(|support|²) kernel entries. For a label vector that is not among the
 /// solved ones (LG-MMC's most violated labelling).
-pub fn label_term(k: MatRef<'_, f64>, y: &[f64], alpha: &[f64]) -> f64 {
-    support_term(k, y, alpha, &support(alpha))
+///
+/// # Errors
+/// `y` or `alpha` whose length is not the kernel's size, or with a NaN or infinite entry.
+pub fn label_term(k: &CheckedKernel<'_>, y: &[f64], alpha: &[f64]) -> Result<f64> {
+    let n = k.size();
+    mkc_core::validate::len("labels y", y.len(), n)?;
+    mkc_core::validate::len("alpha", alpha.len(), n)?;
+    mkc_core::validate::finite_slice("labels y", y)?;
+    mkc_core::validate::finite_slice("alpha", alpha)?;
+    Ok(support_term(k.as_ref(), y, alpha, &support(alpha)))
 }

@@ -313,3 +313,28 @@ fn kernel_check_finds_every_position() {
         }
     }
 }
+
+#[test]
+fn label_term_rejects_wrong_lengths_and_non_finite_entries() {
+    let k = k3();
+    let checked = CheckedKernel::new(k.as_ref()).unwrap();
+    let (y, a) = ([1.0, -1.0, 1.0], [0.5, 0.5, 0.0]);
+    assert_err(label_term(&checked, &y[..2], &a), shape, "short y");
+    assert_err(
+        label_term(&checked, &y, &[0.5, 0.5, 0.0, 0.0]),
+        shape,
+        "long alpha",
+    );
+    assert_err(
+        label_term(&checked, &[1.0, f64::NAN, 1.0], &a),
+        non_finite,
+        "NaN y",
+    );
+    assert_err(
+        label_term(&checked, &y, &[0.5, f64::INFINITY, 0.0]),
+        non_finite,
+        "inf alpha",
+    );
+    // ½ (α∘y)ᵀK(α∘y) with α∘y = (0.5, −0.5, 0): ½ (0.25 + 0.25 − 2·0.25·0.2) = 0.2.
+    assert!((label_term(&checked, &y, &a).unwrap() - 0.2).abs() < 1e-15);
+}

@@ -134,7 +134,8 @@ fn simplex_dual_matches_brute_force() {
                 .map(|(i, j)| model.alpha[i] * y[i] * k[(i, j)] * model.alpha[j] * y[j])
                 .sum::<f64>()
                 / 2.0;
-            let term = mkc_svm::label_term(k.as_ref(), y, &model.alpha);
+            let checked = mkc_svm::CheckedKernel::new(k.as_ref()).unwrap();
+            let term = mkc_svm::label_term(&checked, y, &model.alpha).unwrap();
             assert!(
                 (term - dense).abs() <= 1e-12 * (1.0 + dense.abs()),
                 "{term} vs {dense}"
