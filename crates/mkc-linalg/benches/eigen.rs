@@ -13,7 +13,7 @@ fn bench(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(2));
     let opts = EigenOptions::default();
     for n in [1000usize, 2000, 4000] {
-        let a = gaussian_kernel(n, 8, 7);
+        let a = gaussian_kernel(n, 8, 7).expect("n, d ≥ 1");
         for k in [10usize, 100] {
             g.bench_with_input(BenchmarkId::new(format!("n={n}"), k), &k, |b, &k| {
                 b.iter(|| top_k(a.as_ref(), k, &opts).unwrap())

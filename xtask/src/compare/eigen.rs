@@ -34,7 +34,7 @@ pub fn run() -> Res<()> {
     std::fs::create_dir_all(&dir)?;
     let result = (|| -> Res<()> {
         for &n in SIZES {
-            let kernel = gaussian_kernel(n, DIM, 7);
+            let kernel = gaussian_kernel(n, DIM, 7)?;
             let file = dir.join(format!("kernel_{n}.f64"));
             if python.is_ok() {
                 write_raw(&file, &kernel)?;
