@@ -20,6 +20,8 @@
 //!   flipped label instead of O(n · #SV) for the start gradient).
 //! - [`SimplexSquaredHinge`] — LG-MMC eq. (3) with label kernels `Σ_t μ_t K ∘ y_t y_tᵀ`.
 //! - [`EpsSvr`] — ε-SVR.
+//! - [`LinearSvr`] — linear ε-SVR on features (no kernel matrix), by dual coordinate
+//!   descent (Ho & Lin 2012), with an unregularised bias by the method of multipliers.
 //!
 //! # Non-convergence
 //!
@@ -126,6 +128,8 @@ mod csvc;
 mod feasibility;
 mod free_system;
 mod kernel;
+mod linear_dcd;
+mod linear_svr;
 pub mod polish;
 pub mod problems;
 mod qmatrix;
@@ -138,6 +142,7 @@ pub mod working_set;
 
 pub use csvc::{CSvc, CSvcParams, SvcModel};
 pub use kernel::CheckedKernel;
+pub use linear_svr::{LinearBias, LinearFeatures, LinearSvr, LinearSvrModel, LinearSvrParams};
 pub use qmatrix::{DenseSigned, QMatrix, SumOf, WithDiagonal};
 pub use simplex::{label_term, SimplexModel, SimplexSquaredHinge, SimplexSquaredHingeParams};
 pub use solver::{Problem, Smo, SmoParams, SmoSolution};

@@ -1,0 +1,359 @@
+//! Linear ε-SVR on features (n x d samples, no kernel matrix), by dual coordinate
+//! descent (Ho & Lin, "Large-scale linear support vector regression", JMLR 13, 2012;
+//! LIBLINEAR's L2-regularised L1-loss SVR dual, solver 13). For iterSVR on data too
+//! large for an n x n kernel (MNIST pairs, n ≈ 15000).
+//!
+//! # The problem
+//!
+//! With [`LinearBias::Free`] (the default) it is the problem [`crate::EpsSvr`] solves on
+//! the linear kernel `K = XXᵀ`, with an unregularised bias b:
+//!
+//! ```text
+//! min_β  ½ βᵀXXᵀβ − zᵀβ + ε‖β‖₁   s.t.  Σ β_i = 0,  −C ≤ β_i ≤ C,     f(x) = xᵀw + b,  w = Xᵀβ
+//! ```
+//!
+//! (the dual of `min ½‖w‖² + C Σ max(|z_i − f(x_i)| − ε, 0)`; b is the multiplier of
+//! `Σβ = 0`). LIBLINEAR instead appends a constant feature B to every sample, which drops
+//! the equality constraint but regularises b (`½b²/B²` in the primal) — that is
+//! [`LinearBias::Regularised`]; `Regularised(0.0)` is the model without bias. Single
+//! coordinates cannot move under `Σβ = 0`, so the free bias is reached by the method of
+//! multipliers (Hestenes–Powell; Bertsekas, *Constrained Optimization and Lagrange
+//! Multiplier Methods*, 1982, ch. 2) on that constraint:
+//!
+//! ```text
+//! β^{k+1} = argmin_{|β_i| ≤ C}  ½‖Xᵀβ‖² + ½ρ(Σβ)² + Σ β_i (b_k − z_i) + ε‖β‖₁
+//! b_{k+1} = b_k + ρ Σ β^{k+1}
+//! ```
+//!
+//! Each inner problem is LIBLINEAR's with the feature √ρ and the targets `z − b_k`,
+//! solved by the coordinate descent (warm-started from β^k), and its gradient at the
+//! solution is already `x_iᵀw + b_{k+1} − z_i`: the KKT conditions of the problem above
+//! hold within `tol` with the bias `b_{k+1}` except for `Σβ = 0`, which the rounds drive
+//! to zero. **Stopping**: an inner solve met `tol` and the multiplier moved by
+//! `ρ|Σβ| ≤ tol`, i.e. one more round would change every output f_i by at most `tol`
+//! ([`LinearSvrModel::sum_residual`] reports `|Σβ|`; the kernel solver's β sums to 0
+//! exactly). ρ starts at the mean `‖x_i − x̄‖²` (the scale of the kernel's diagonal) and
+//! is multiplied by 4 (up to 10⁴ times its start) after a round that did not reduce
+//! `|Σβ|` to a quarter, the textbook rule.
+//!
+//! With a free bias the columns of X are **centred** first (exact: under `Σβ = 0`,
+//! `βᵀXXᵀβ = βᵀX_cX_cᵀβ`, and the mean moves into b): an uncentred common component
+//! (MNIST's background pixels) would add `c·11ᵀ` to the coordinates' curvature and slow the
+//! descent. With [`LinearBias::Regularised`] the data are used as given, as LIBLINEAR does.
+//! Columns that are identically zero (constant, when centred) are dropped; w has zeros
+//! there.
+//!
+//! # Solver
+//!
+//! See the coordinate descent's docs in the source (`linear_dcd.rs`): O(d) per
+//! coordinate step, a random permutation per epoch from [`LinearSvrParams::seed`]
+//! (deterministic), LIBLINEAR's shrinking ([`LinearSvrParams::shrinking`]), stopping when
+//! every projected gradient is within [`LinearSvrParams::tol`] (checked in one exact pass).
+//! A warm start takes a previous β (clipped to the box); the first multiplier b₀ is the
+//! bias that the KKT conditions give at that β (the mean of `z_i − x_iᵀw − ε·sign β_i`
+//! over the β_i strictly inside the box, else the mean of `z_i − x_iᵀw`).
+//! [`LinearSvrParams::max_epochs`] caps the epochs of one solve, all rounds together; a
+//! capped solve is reported (`converged = false`), not an error.
+
+use crate::linear_dcd::{violation, Dcd, Rows};
+use faer::MatRef;
+use mkc_core::{validate, Error, ParamGuard, Result};
+
+/// How the bias b of `f(x) = xᵀw + b` enters (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum LinearBias {
+    /// Unregularised b with `Σβ = 0`, the problem of [`crate::EpsSvr`] on `XXᵀ` (method of
+    /// multipliers; the columns are centred).
+    #[default]
+    Free,
+    /// LIBLINEAR's constant feature B ≥ 0 (b regularised by `½b²/B²`; 0 = no bias); the
+    /// data are not centred.
+    Regularised(f64),
+}
+
+mkc_core::params! {
+    /// Unchecked linear ε-SVR hyperparameters (builder): `LinearSvrParams::new().c(10.0)`.
+    pub struct LinearSvrParams {
+        /// Box constraint C > 0.
+        c: f64 = 1.0,
+        /// Tube width ε ≥ 0 (0 = the Laplacian loss of iterSVR).
+        epsilon: f64 = 0.0,
+        /// The bias ([`LinearBias`]).
+        bias: LinearBias = LinearBias::Free,
+        /// Largest admitted KKT violation (projected gradient, and `ρ|Σβ|` for a free bias).
+        tol: f64 = 1e-3,
+        /// Cap on the coordinate-descent epochs of one solve (≥ 1).
+        max_epochs: usize = 10_000,
+        /// LIBLINEAR's shrinking.
+        shrinking: bool = true,
+        /// Seed of the epochs' permutations.
+        seed: u64 = 0,
+    }
+    /// Defaults: C = 1, ε = 0, free bias, tolerance 1e-3 (as the kernel solver's), at most
+    /// 10⁴ epochs, shrinking on, seed 0.
+    new;
+}
+
+/// A checked linear ε-SVR: [`LinearSvr::fit`] on a feature matrix, or
+/// [`LinearSvr::solve`] on [`LinearFeatures`] prepared once for many solves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearSvr {
+    p: LinearSvrParams,
+}
+
+impl ParamGuard for LinearSvrParams {
+    type Checked = LinearSvr;
+    fn check(&self) -> Result<LinearSvr> {
+        validate::positive("C", self.c)?;
+        validate::non_negative("epsilon", self.epsilon)?;
+        validate::positive("tol", self.tol)?;
+        if let LinearBias::Regularised(b) = self.bias {
+            validate::non_negative("bias", b)?;
+        }
+        mkc_core::mkc_ensure!(self.max_epochs >= 1, param "max_epochs", self.max_epochs, "must be at least 1");
+        Ok(LinearSvr { p: self.clone() })
+    }
+}
+
+/// Samples validated and laid out for the solver (row-major, centred or not, zero
+/// columns dropped): build once, solve many times.
+#[derive(Clone, Debug)]
+pub struct LinearFeatures {
+    rows: Rows,
+    /// Original column of every kept column.
+    keep: Vec<usize>,
+    /// Subtracted mean of every kept column (zeros when not centred).
+    means: Vec<f64>,
+    /// Columns of the input.
+    d_in: usize,
+    centred: bool,
+}
+
+impl LinearFeatures {
+    /// The samples `x` (n x d, rows), centred column-wise if `centre`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidInput`] for an empty `x`, [`Error::NonFinite`] for a non-finite entry.
+    pub fn new(x: MatRef<'_, f64>, centre: bool) -> Result<Self> {
+        validate::non_empty("features", x)?;
+        validate::finite("features", x)?;
+        let (n, d_in) = (x.nrows(), x.ncols());
+        let mean = |j: usize| {
+            if centre {
+                x.col(j).iter().sum::<f64>() / n as f64
+            } else {
+                0.0
+            }
+        };
+        let all_means: Vec<f64> = (0..d_in).map(mean).collect();
+        let keep: Vec<usize> = (0..d_in)
+            .filter(|&j| x.col(j).iter().any(|&v| v - all_means[j] != 0.0))
+            .collect();
+        let means: Vec<f64> = keep.iter().map(|&j| all_means[j]).collect();
+        let d = keep.len();
+        let mut data = Vec::with_capacity(n * d);
+        for i in 0..n {
+            data.extend(keep.iter().zip(&means).map(|(&j, m)| x[(i, j)] - m));
+        }
+        let sq = (0..n)
+            .map(|i| data[i * d..(i + 1) * d].iter().map(|v| v * v).sum())
+            .collect();
+        Ok(Self {
+            rows: Rows { n, d, data, sq },
+            keep,
+            means,
+            d_in,
+            centred: centre,
+        })
+    }
+
+    /// Number of samples.
+    pub fn n(&self) -> usize {
+        self.rows.n
+    }
+
+    /// Whether the columns were centred.
+    pub fn is_centred(&self) -> bool {
+        self.centred
+    }
+}
+
+/// A fitted linear ε-SVR.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct LinearSvrModel {
+    /// Dual coefficients β (|β_i| ≤ C; Σβ ≈ 0 with a free bias, see `sum_residual`).
+    pub coef: Vec<f64>,
+    /// Weights w (length d of the input), in the input's coordinates.
+    pub w: Vec<f64>,
+    /// Bias b, in the input's coordinates: `f(x) = xᵀw + b`.
+    pub b: f64,
+    /// Fitted values `f(x_i)` on the training samples.
+    pub prediction: Vec<f64>,
+    /// Dual objective in maximisation form, `−(½‖w‖² [+ ½B²(Σβ)²] − zᵀβ + ε‖β‖₁)` (with the
+    /// centred w for a free bias: the value of [`crate::EpsSvr`]'s objective when Σβ = 0).
+    pub objective: f64,
+    /// Coordinate-descent epochs.
+    pub epochs: usize,
+    /// Multiplier rounds (1 for a regularised bias).
+    pub rounds: usize,
+    /// Whether the tolerance was met.
+    pub converged: bool,
+    /// Largest KKT violation (projected gradient) at the returned β and b.
+    pub max_violation: f64,
+    /// `|Σβ|` (0 up to rounding for a regularised bias, where it is not a constraint).
+    pub sum_residual: f64,
+}
+
+impl LinearSvr {
+    /// Fit targets `z` on the samples `x` (n x d), preparing them first (centred for a
+    /// free bias).
+    ///
+    /// # Errors
+    /// As [`LinearFeatures::new`] and [`LinearSvr::solve`].
+    pub fn fit(&self, x: MatRef<'_, f64>, z: &[f64]) -> Result<LinearSvrModel> {
+        let data = LinearFeatures::new(x, self.p.bias == LinearBias::Free)?;
+        self.solve(&data, z, None)
+    }
+
+    /// Fit targets `z` on prepared samples, from β = `warm` (clipped to the box) or 0.
+    ///
+    /// # Errors
+    /// [`Error::Shape`] / [`Error::InvalidInput`] for `z` or `warm` of the wrong length or
+    /// with non-finite entries ([`Error::NonFinite`]).
+    pub fn solve(
+        &self,
+        data: &LinearFeatures,
+        z: &[f64],
+        warm: Option<&[f64]>,
+    ) -> Result<LinearSvrModel> {
+        let (n, c) = (data.n(), self.p.c);
+        validate::len("targets z", z.len(), n)?;
+        validate::finite_slice("targets z", z)?;
+        let beta = match warm {
+            Some(b) => {
+                validate::len("warm-start coefficients", b.len(), n)?;
+                validate::finite_slice("warm-start coefficients", b)?;
+                b.iter().map(|v| v.clamp(-c, c)).collect()
+            }
+            None => vec![0.0; n],
+        };
+        let mut dcd = Dcd::new(&data.rows, z, (c, self.p.epsilon), beta, self.p.seed);
+        let (rounds, converged) = match self.p.bias {
+            LinearBias::Regularised(b) => {
+                dcd.rho = b * b;
+                let ok = dcd.run(self.p.tol, self.p.max_epochs, self.p.shrinking);
+                (1, ok)
+            }
+            LinearBias::Free => self.multipliers(data, &mut dcd),
+        };
+        self.model(data, &mut dcd, z, rounds, converged)
+    }
+
+    /// The method of multipliers on `Σβ = 0` (module docs): (rounds, converged).
+    fn multipliers(&self, data: &LinearFeatures, dcd: &mut Dcd<'_>) -> (usize, bool) {
+        let mean_sq = data.rows.sq.iter().sum::<f64>() / data.n() as f64;
+        let rho0 = if mean_sq > 0.0 { mean_sq } else { 1.0 };
+        dcd.rho = rho0;
+        dcd.shift = self.initial_bias(dcd);
+        let mut last = f64::INFINITY;
+        let mut rounds = 0;
+        loop {
+            rounds += 1;
+            let ok = dcd.run(self.p.tol, self.p.max_epochs, self.p.shrinking);
+            let step = dcd.rho * dcd.sigma;
+            dcd.shift += step;
+            if !ok {
+                return (rounds, false);
+            }
+            if step.abs() <= self.p.tol {
+                return (rounds, true);
+            }
+            if dcd.sigma.abs() > 0.25 * last && dcd.rho < 1e4 * rho0 {
+                dcd.rho *= 4.0;
+            }
+            last = dcd.sigma.abs();
+        }
+    }
+
+    /// b₀: the bias the KKT conditions give at the start (module docs).
+    fn initial_bias(&self, dcd: &Dcd<'_>) -> f64 {
+        let (c, eps) = (self.p.c, self.p.epsilon);
+        // The gradients at ρ = 0, s = 0: x_iᵀw − z_i.
+        let g = dcd.residuals();
+        let (mut inside, mut all) = ((0.0, 0usize), 0.0);
+        for (i, &gi) in g.iter().enumerate() {
+            let b = dcd.beta[i];
+            all -= gi;
+            if b.abs() < c && (b != 0.0 || eps == 0.0) {
+                inside.0 -= gi + eps * b.signum() * f64::from(u8::from(b != 0.0));
+                inside.1 += 1;
+            }
+        }
+        if inside.1 > 0 {
+            inside.0 / inside.1 as f64
+        } else {
+            all / g.len() as f64
+        }
+    }
+
+    /// The model from the final state (exact w, σ, outputs and violations).
+    fn model(
+        &self,
+        data: &LinearFeatures,
+        dcd: &mut Dcd<'_>,
+        z: &[f64],
+        rounds: usize,
+        converged: bool,
+    ) -> Result<LinearSvrModel> {
+        let (c, eps) = (self.p.c, self.p.epsilon);
+        dcd.w = data.rows.combine(&dcd.beta);
+        dcd.sigma = dcd.beta.iter().sum();
+        let free = self.p.bias == LinearBias::Free;
+        // Free: b = b_{k+1} (already in `shift`); regularised: b = B²σ.
+        let b_int = if free { dcd.shift } else { dcd.rho * dcd.sigma };
+        let prediction: Vec<f64> = data
+            .rows
+            .products(&dcd.w)
+            .iter()
+            .map(|v| v + b_int)
+            .collect();
+        let max_violation = prediction
+            .iter()
+            .zip(z)
+            .zip(&dcd.beta)
+            .map(|((f, zi), &b)| violation(b, f - zi, c, eps))
+            .fold(0.0, f64::max);
+        validate::finite_slice("linear SVR outputs", &prediction)
+            .map_err(|_| Error::numerical("linear SVR", "non-finite outputs"))?;
+        let beta = std::mem::take(&mut dcd.beta);
+        let wn = crate::linear_dcd::dot(&dcd.w, &dcd.w);
+        let penalty = if free {
+            0.0
+        } else {
+            dcd.rho * dcd.sigma * dcd.sigma
+        };
+        let linear: f64 = beta
+            .iter()
+            .zip(z)
+            .map(|(b, zi)| eps * b.abs() - zi * b)
+            .sum();
+        let mut w = vec![0.0; data.d_in];
+        for (k, &j) in data.keep.iter().enumerate() {
+            w[j] = dcd.w[k];
+        }
+        let shift: f64 = data.means.iter().zip(&dcd.w).map(|(m, v)| m * v).sum();
+        Ok(LinearSvrModel {
+            objective: -(0.5 * (wn + penalty) + linear),
+            w,
+            b: b_int - shift,
+            prediction,
+            epochs: dcd.epochs,
+            rounds,
+            converged: converged && max_violation <= self.p.tol,
+            max_violation,
+            sum_residual: dcd.sigma.abs(),
+            coef: beta,
+        })
+    }
+}
