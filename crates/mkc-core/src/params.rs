@@ -1,8 +1,12 @@
-//! Hyperparameter checking in the manner of linfa's `ParamGuard`, and the macros that
-//! give every parameter builder the same shape ([`setters!`](crate::setters),
-//! [`clusterer_via_check!`](crate::clusterer_via_check)).
+//! Hyperparameter checking in the manner of linfa's `ParamGuard`, the macros that
+//! give every parameter builder the same shape ([`params!`](macro@crate::params),
+//! [`setters!`](crate::setters), [`clusterer_via_check!`](crate::clusterer_via_check)),
+//! and the builders' reflection ([`Reflect`], module [`reflect`]).
 
 use crate::Result;
+
+pub mod reflect;
+pub use reflect::{float_text, ParamInfo, ParamType, Reflect, ValueKind, Words};
 
 /// A set of hyperparameters that is checked once into a valid form.
 ///
@@ -61,34 +65,73 @@ macro_rules! clusterer_via_check {
 
 /// Builder setters for a parameter struct: one `pub fn name(mut self, value: T) -> Self`
 /// per listed field, with the doc comment given. A field inside a nested struct names
-/// its path after `=>`. Use inside an `impl` block:
+/// its path after `=>`; a setter named differently from its field names the field in
+/// parentheses (`kmeans_max_iter(max_iter): usize => kmeans` sets `self.kmeans.max_iter`).
+/// Use inside an `impl` block. A first line `reflect NAME;` also generates a hidden
+/// `fn NAME(&self) -> Vec<ParamInfo>` listing the setters' [`ParamInfo`] with the
+/// values of `self` as defaults (for [`params!`](macro@crate::params)'s `reflect also`).
 ///
 /// ```
 /// #[derive(Default)]
-/// struct Inner { tol: f64 }
+/// struct Inner { tol: f64, max_iter: usize }
 /// #[derive(Default)]
 /// struct Params { p: f64, inner: Inner }
 /// impl Params {
 ///     mkc_core::setters! {
+///         reflect inner_params;
 ///         /// The exponent.
 ///         p: f64,
 ///         /// Relative tolerance.
 ///         tol: f64 => inner,
+///         /// Inner iteration cap.
+///         inner_max_iter(max_iter): usize => inner,
 ///     }
 /// }
-/// let q = Params::default().p(2.0).tol(1e-3);
-/// assert_eq!((q.p, q.inner.tol), (2.0, 1e-3));
+/// let q = Params::default().p(2.0).tol(1e-3).inner_max_iter(7);
+/// assert_eq!((q.p, q.inner.tol, q.inner.max_iter), (2.0, 1e-3, 7));
+/// let info = q.inner_params();
+/// assert_eq!((info[2].name, info[2].default.as_str()), ("inner_max_iter", "7"));
 /// ```
 #[macro_export]
 macro_rules! setters {
-    ($( $(#[$doc:meta])* $name:ident : $ty:ty $(=> $($path:ident).+)? ),* $(,)?) => {
+    (reflect $rf:ident; $($body:tt)*) => {
+        $crate::setters! { $($body)* }
+        $crate::__reflect_setters! { $rf; $($body)* }
+    };
+    ($( $(#[$($attr:tt)*])* $name:ident $(($field:ident))? : $ty:ty $(=> $($path:ident).+)? ),* $(,)?) => {
         $(
-            $(#[$doc])*
+            $(#[$($attr)*])*
             pub fn $name(mut self, value: $ty) -> Self {
-                self $($(.$path)+)? .$name = value;
+                $crate::__field!(self $($(.$path)+)?, $name $(, $field)?) = value;
                 self
             }
         )*
+    };
+}
+
+/// The field a setter sets (its own name, or the one given in parentheses).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __field {
+    ($s:ident $(.$p:ident)*, $name:ident) => { $s $(.$p)* .$name };
+    ($s:ident $(.$p:ident)*, $name:ident, $field:ident) => { $s $(.$p)* .$field };
+}
+
+/// The reflection function of a [`setters!`](crate::setters) block.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __reflect_setters {
+    ($rf:ident; $( $(#[$($attr:tt)*])* $name:ident $(($field:ident))? : $ty:ty $(=> $($path:ident).+)? ),* $(,)?) => {
+        #[doc(hidden)]
+        pub fn $rf(&self) -> ::std::vec::Vec<$crate::params::ParamInfo> {
+            ::std::vec![$(
+                $crate::__param_info!(
+                    $crate::__field!(self $($(.$path)+)?, $name $(, $field)?),
+                    $name,
+                    $crate::__doc_text!($([$($attr)*])*)
+                )
+            ),*]
+        }
     };
 }
 
@@ -98,7 +141,14 @@ macro_rules! setters {
 /// before an optional `;` gets a builder setter documented with the field's docs (fields
 /// after the `;` get none: set them through [`setters!`](crate::setters) with a path).
 ///
+/// The struct implements [`Reflect`]: the fields before the `;` (name, kind of value,
+/// default, doc), then those of the reflected `setters!` blocks named in an optional last
+/// line `reflect also NAME, …;`.
+///
 /// ```
+/// use mkc_core::params::Reflect;
+/// #[derive(Debug, Clone, PartialEq)]
+/// pub struct Inner { a: u32, b: u32 }
 /// mkc_core::params! {
 ///     /// Parameters of a method.
 ///     pub struct P {
@@ -107,30 +157,44 @@ macro_rules! setters {
 ///         /// Iteration cap.
 ///         max_iter: usize = 10,
 ///         ;
-///         inner: (u8, u8) = (1, 2),
+///         inner: Inner = Inner { a: 1, b: 2 },
 ///     }
 ///     /// The defaults.
 ///     new;
+///     reflect also inner_params;
 /// }
-/// let q = P::default().p(3.0).max_iter(4);
-/// assert_eq!((q.p, q.max_iter, q.inner), (3.0, 4, (1, 2)));
+/// impl P {
+///     mkc_core::setters! {
+///         reflect inner_params;
+///         /// The first inner entry.
+///         first(a): u32 => inner,
+///     }
+/// }
+/// let q = P::default().p(3.0).max_iter(4).first(5);
+/// assert_eq!((q.p, q.max_iter, q.inner.a, q.inner.b), (3.0, 4, 5, 2));
 /// assert_eq!(P::new(), P::default());
+/// let info = P::param_info();
+/// let names: Vec<_> = info.iter().map(|i| i.name).collect();
+/// assert_eq!(names, ["p", "max_iter", "first"]);
+/// assert_eq!(info[2].default, "1");
+/// assert_eq!(info[2].help(), "The first inner entry.");
 /// ```
 #[macro_export]
 macro_rules! params {
     (
         $(#[$m:meta])*
         $svis:vis struct $name:ident {
-            $( $(#[$fm:meta])* $fvis:vis $field:ident : $ty:ty = $default:expr ),* $(,)?
+            $( $(#[$($fa:tt)*])* $fvis:vis $field:ident : $ty:ty = $default:expr ),* $(,)?
             $(; $( $(#[$hm:meta])* $hvis:vis $hidden:ident : $hty:ty = $hdefault:expr ),* $(,)? )?
         }
         $(#[$nm:meta])*
         new;
+        $(reflect also $($also:ident),+ ;)?
     ) => {
         $(#[$m])*
         #[derive(Debug, Clone, PartialEq)]
         $svis struct $name {
-            $( $(#[$fm])* $fvis $field: $ty, )*
+            $( $(#[$($fa)*])* $fvis $field: $ty, )*
             $($( $(#[$hm])* $hvis $hidden: $hty, )*)?
         }
 
@@ -148,7 +212,17 @@ macro_rules! params {
                     $($( $hidden: $hdefault, )*)?
                 }
             }
-            $crate::setters! { $( $(#[$fm])* $field: $ty, )* }
+            $crate::setters! { reflect __reflect_fields; $( $(#[$($fa)*])* $field: $ty, )* }
+        }
+
+        impl $crate::params::Reflect for $name {
+            fn param_info() -> ::std::vec::Vec<$crate::params::ParamInfo> {
+                let defaults = Self::new();
+                #[allow(unused_mut)]
+                let mut info = defaults.__reflect_fields();
+                $($( info.extend(defaults.$also()); )+)?
+                info
+            }
         }
     };
 }

@@ -1,5 +1,6 @@
 //! Hyperparameter values, the parameter declarations of a method, and grid expansion.
 
+use mkc_core::params::{ParamInfo, Reflect, ValueKind, Words};
 use mkc_core::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -102,6 +103,17 @@ impl ParamKind {
     }
 }
 
+impl From<ValueKind> for ParamKind {
+    fn from(k: ValueKind) -> Self {
+        match k {
+            ValueKind::Float => ParamKind::Float,
+            ValueKind::Int => ParamKind::Int,
+            ValueKind::Bool => ParamKind::Bool,
+            ValueKind::Choice(words) => ParamKind::Choice(words),
+        }
+    }
+}
+
 /// Declaration of one hyperparameter of a method: name (also the CLI flag `--name`),
 /// kind, default as text (the paper's default; `""` = required) and help text.
 #[derive(Debug, Clone, Copy)]
@@ -131,6 +143,52 @@ impl ParamSpec {
             help,
         }
     }
+}
+
+/// One config key of a reflected parameter table ([`reflected`]): the builder's setter,
+/// the key (usually the setter's name), and the default when the config's differs from
+/// the builder's (the papers' protocol against a library default).
+pub type ReflectedKey = (&'static str, &'static str, Option<&'static str>);
+
+/// The parameter table of a builder: for each key, the kind, default and doc of the
+/// setter it feeds, as the builder declares them ([`Reflect`]); the doc becomes the
+/// one-line help. Built once per method (the adapters cache it), so the text it
+/// allocates is leaked once.
+///
+/// # Panics
+/// When a setter is not one the builder reflects or its type has no configuration value
+/// (a declaration error of the adapter, which the registry's tests catch).
+pub fn reflected<R: Reflect>(keys: &[ReflectedKey]) -> Vec<ParamSpec> {
+    let info = R::param_info();
+    keys.iter()
+        .map(|&(setter, key, default)| {
+            let i: &ParamInfo = info
+                .iter()
+                .find(|i| i.name == setter)
+                .unwrap_or_else(|| panic!("`{setter}` is not a reflected parameter"));
+            let kind = i
+                .kind
+                .unwrap_or_else(|| panic!("`{setter}` takes no configuration value"));
+            let default = match default {
+                Some(d) => d,
+                None => Box::leak(i.default.clone().into_boxed_str()),
+            };
+            ParamSpec::new(
+                key,
+                kind.into(),
+                default,
+                Box::leak(i.help().into_boxed_str()),
+            )
+        })
+        .collect()
+}
+
+/// The value of a word parameter as an option enum of a method crate ([`Words`], declared
+/// with `mkc_core::param_words!`); the adapters' `by_word!` implements [`FromParam`] with it.
+pub fn word<T: Words>(set: &ParamSet, name: &str) -> Result<T> {
+    let w = set.str(name)?;
+    T::from_word(w)
+        .ok_or_else(|| Error::param(name, w, format!("expected one of {}", T::WORDS.join(", "))))
 }
 
 /// A complete assignment of a method's parameters (defaults filled in), sorted by name.

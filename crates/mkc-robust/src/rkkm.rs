@@ -27,10 +27,11 @@ mkc_core::params! {
     /// assert!(RkkmParams::new().n_init(0).validate_params().is_err());
     /// ```
     pub struct RkkmParams {
-        /// Starts per fit (run in parallel); the lowest final ℓ2,1 loss wins (ties to the
-        /// lowest start). Start r draws from `mkc_core::seed::derive(seed, r)`.
+        /// 'sample' starts per fit (run in parallel; the authors: 1); the lowest final ℓ2,1
+        /// loss wins (ties to the lowest start). Start r draws from
+        /// `mkc_core::seed::derive(seed, r)`.
         n_init: usize = 1,
-        /// Cap on the assignment passes of each start (≥ 1).
+        /// Cap on the reweighting passes of each start (≥ 1; the authors: 100).
         max_iter: usize = 100,
         /// The start ([`RkkmInit::Sample`] by default).
         init: RkkmInit = RkkmInit::Sample,

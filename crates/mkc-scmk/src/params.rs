@@ -17,6 +17,8 @@ use mkc_linalg::EigenOptions;
 
 use crate::ZSolver;
 
+mkc_core::param_words!(ZSolver { "auto" => ZSolver::Auto, "apg" => ZSolver::Apg, "smo" => ZSolver::Smo });
+
 /// APG iterations per Z step when `qp_max_iter` is `None`.
 pub(crate) const APG_MAX_ITER: usize = 2000;
 
@@ -92,6 +94,7 @@ macro_rules! params_type {
                 Self { s: Settings::new($min, $max) }
             }
             mkc_core::setters! {
+                reflect reflect_settings;
                 /// Trade-off α > 0 of ‖Z‖²_F (default 1; the paper's grid 1e-5 … 100).
                 #[must_use]
                 alpha: f64 => s,
@@ -99,13 +102,16 @@ macro_rules! params_type {
                 /// 1e-6, 1e-5).
                 #[must_use]
                 beta: f64 => s,
-                /// Iterations always performed before the stopping test.
+                /// Iterations always performed before the stopping test (the authors' code:
+                /// SCMK 10, SCSK 5).
                 #[must_use]
                 min_iter: usize => s,
-                /// Cap on iterations (reaching it is reported as `converged = false`).
+                /// Cap on iterations (the authors' code: SCMK 500, SCSK 200; reaching it is
+                /// reported as `converged = false`).
                 #[must_use]
                 max_iter: usize => s,
-                /// Stop when ‖Z − Z_old‖_F / ‖Z_old‖_F < tol (after `min_iter` iterations).
+                /// Stop when ‖Z − Z_old‖_F / ‖Z_old‖_F < tol (after `min_iter` iterations;
+                /// default 1e-3, the authors' code).
                 #[must_use]
                 tol: f64 => s,
                 /// KKT tolerance of every column QP (11): max_{z_j>0} g_j − min_{z_j<1} g_j,
@@ -117,7 +123,9 @@ macro_rules! params_type {
                 /// column QP (`None`: mkc-qp's max(100 000, 100 n)).
                 #[must_use]
                 qp_max_iter: Option<usize> => s,
-                /// Solver of the column QPs (11) (default [`ZSolver::Auto`]).
+                /// Solver of the column QPs (11): accelerated projected gradient with SMO for
+                /// the columns whose start is sparse (`auto`, default), APG alone (`apg`) or
+                /// SMO alone (`smo`); [`ZSolver`].
                 #[must_use]
                 z_solver: ZSolver => s,
                 /// k-means replicates on P (default 100, the authors').
@@ -138,6 +146,12 @@ macro_rules! params_type {
         impl Default for $name {
             fn default() -> Self {
                 Self::new()
+            }
+        }
+
+        impl mkc_core::params::Reflect for $name {
+            fn param_info() -> Vec<mkc_core::params::ParamInfo> {
+                Self::new().reflect_settings()
             }
         }
 

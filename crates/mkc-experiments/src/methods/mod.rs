@@ -24,29 +24,27 @@ use serde::Serialize;
 /// Declare a method adapter: a unit struct and its [`Method`] impl, which only names the
 /// method and maps a [`ParamSet`] to the method's unchecked parameters.
 ///
-/// ```ignore
-/// adapter! {
-///     /// GUMKL, Algorithm 1.
-///     Gumkl, "gumkl", "GUMKL: greedy unsupervised MKL", PARAMS,
-///     |p| GumklParams::new().p(p.f64("p")?)
-/// }
-/// ```
-///
-/// An optional `kernels = KernelUse::Single,` after the parameter list marks a
-/// single-kernel method.
-///
-/// The short form names the builder and its setters instead of a closure: each setter
-/// receives the parameter of its own name (or the one written after `=`) as the type it
-/// takes ([`ParamSet::get`]), an optional `then |b, p| …` finishes the builder, and an
+/// The usual form reflects the builder ([`mkc_core::params::Reflect`], which
+/// `mkc_core::params!` implements): it names the builder type and the setters a config
+/// may set; each setter's key (its name, or the one written after `=`), kind, default and
+/// help come from the builder's declaration, each setter receives the parameter of its
+/// key as the type it takes ([`ParamSet::get`]). A default written after `:` replaces the
+/// builder's (a paper's protocol against a library default); `+ EXTRA` appends further
+/// [`ParamSpec`]s that an optional `then |b, p| …` reads to finish the builder; an
 /// optional `; kernels = KernelUse::Single` comes last:
 ///
 /// ```ignore
 /// adapter! {
 ///     /// RMKC.
-///     Rmkc, "rmkc", "RMKC: ratio-based MKC", PARAMS,
-///     RmkcParams::new() => [c = "C", l = "L", norm, max_iter] then |b, p| b.balance(p.get("balance")?)
+///     Rmkc, "rmkc", "RMKC: ratio-based MKC",
+///     reflect RmkcParams => [c = "C", l = "L", balance, norm = "p", max_iter: "50"]
 /// }
 /// ```
+///
+/// The short form takes the table as an expression instead, and builds with the setters
+/// named (`PARAMS, RmkcParams::new() => [c = "C", …] then |b, p| …`); the closure form
+/// takes the table and a closure `|p| builder` (the body may use `?`), with an optional
+/// `kernels = KernelUse::Single,` after the table.
 macro_rules! adapter {
     (@key $set:ident $key:literal) => {
         $key
@@ -54,9 +52,44 @@ macro_rules! adapter {
     (@key $set:ident) => {
         stringify!($set)
     };
+    (@default $default:literal) => {
+        Some($default)
+    };
+    (@default) => {
+        None::<&str>
+    };
     (
         $(#[$doc:meta])* $ty:ident, $name:literal, $about:literal,
-        $params:expr, $(kernels = $kernels:expr,)? |$p:ident| $build:expr $(,)?
+        reflect $pty:ident $(+ $extra:expr)? =>
+            [$($set:ident $(= $key:literal)? $(: $default:literal)?),* $(,)?]
+        $(then |$b:ident, $q:ident| $post:expr)? $(; kernels = $kernels:expr)? $(,)?
+    ) => {
+        adapter! {
+            $(#[$doc])* $ty, $name, $about,
+            $crate::params::reflected::<$pty>(&[
+                $((stringify!($set), adapter!(@key $set $($key)?), adapter!(@default $($default)?))),*
+            ])
+            .into_iter()
+            $(.chain($extra))?
+            .collect::<Vec<_>>(),
+            $pty::new() => [$($set $(= $key)?),*] $(then |$b, $q| $post)? $(; kernels = $kernels)?;
+            extra { fn defaults_differing(&self) -> mkc_core::Result<Vec<&'static str>> {
+                let p = $crate::params::ParamSet::from_specs(&self.params(), &Default::default())?;
+                let d = $pty::new();
+                let mut out = Vec::new();
+                $(
+                    let key = adapter!(@key $set $($key)?);
+                    if adapter!(@default $($default)?).is_none() && d.clone().$set(p.get(key)?) != d {
+                        out.push(key);
+                    }
+                )*
+                Ok(out)
+            } }
+        }
+    };
+    (
+        $(#[$doc:meta])* $ty:ident, $name:literal, $about:literal,
+        $params:expr, $(kernels = $kernels:expr,)? |$p:ident| $build:expr $(; extra { $($item:item)* })? $(,)?
     ) => {
         $(#[$doc])*
         pub struct $ty;
@@ -69,7 +102,10 @@ macro_rules! adapter {
                 $about
             }
             fn params(&self) -> Vec<$crate::params::ParamSpec> {
-                $params.to_vec()
+                // Built once (a reflected table's text is allocated once).
+                static SPECS: std::sync::OnceLock<Vec<$crate::params::ParamSpec>> =
+                    std::sync::OnceLock::new();
+                SPECS.get_or_init(|| $params.to_vec()).clone()
             }
             $(fn kernels(&self) -> $crate::methods::KernelUse {
                 $kernels
@@ -82,12 +118,13 @@ macro_rules! adapter {
                 let built = (|| -> mkc_core::Result<_> { Ok($build) })()?;
                 Ok(Box::new(built))
             }
+            $($($item)*)?
         }
     };
     (
         $(#[$doc:meta])* $ty:ident, $name:literal, $about:literal, $params:expr,
         $new:expr => [$($set:ident $(= $key:literal)?),* $(,)?]
-        $(then |$b:ident, $q:ident| $post:expr)? $(; kernels = $kernels:expr)? $(,)?
+        $(then |$b:ident, $q:ident| $post:expr)? $(; kernels = $kernels:expr)? $(; extra { $($item:item)* })? $(,)?
     ) => {
         adapter! {
             $(#[$doc])* $ty, $name, $about, $params, $(kernels = $kernels,)?
@@ -96,7 +133,7 @@ macro_rules! adapter {
                 $(let built = built.$set(p.get(adapter!(@key $set $($key)?))?);)*
                 $(let ($b, $q) = (built, p); let built = $post;)?
                 built
-            }
+            } $(; extra { $($item)* })?
         }
     };
 }
@@ -116,6 +153,18 @@ macro_rules! words {
             }
         }
     };
+}
+
+/// Read a word parameter as an option enum of a method crate ([`Words`](mkc_core::params::Words), declared with
+/// `mkc_core::param_words!`): `by_word!(Norm, ZSolver);` implements [`FromParam`](crate::params::FromParam).
+macro_rules! by_word {
+    ($($ty:ty),+ $(,)?) => {$(
+        impl $crate::params::FromParam for $ty {
+            fn from_param(set: &$crate::params::ParamSet, name: &str) -> mkc_core::Result<Self> {
+                $crate::params::word::<$ty>(set, name)
+            }
+        }
+    )+};
 }
 
 mod aasc;
@@ -309,6 +358,14 @@ pub trait Method: Send + Sync {
     fn build(&self, _params: &ParamSet) -> Result<Box<dyn DynClusterer>> {
         Err(Error::input(self.name(), "not yet on the method API"))
     }
+    /// The keys whose declared default does not give the method builder's own default
+    /// (defaults replaced on purpose excepted): empty for every registered method, which
+    /// the registry's tests check. Adapters that do not reflect their builder return an
+    /// empty list.
+    #[doc(hidden)]
+    fn defaults_differing(&self) -> Result<Vec<&'static str>> {
+        Ok(Vec::new())
+    }
     /// Reject impossible parameter values (called for every grid point when a config is
     /// checked and before every CLI run). The error should be `Error::InvalidParam`
     /// naming the parameter.
@@ -342,3 +399,6 @@ pub trait Method: Send + Sync {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -5,17 +5,10 @@
 //! (the papers' stated "best objective of 20 runs").
 
 use super::KernelUse;
-use crate::params::{ParamKind, ParamSpec};
 use mkc_robust::RkkmParams;
-
-#[rustfmt::skip]
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("n_init", ParamKind::Int, "1", "'sample' starts per run; the run keeps the lowest l2,1 loss (authors: 1)"),
-    ParamSpec::new("max_iter", ParamKind::Int, "100", "cap on the reweighting passes of each start (authors: 100)"),
-];
 
 adapter! {
     /// RKKM, single kernel.
-    Rkkm, "rkkm", "RKKM: robust kernel k-means, l2,1 loss by reweighting, on each kernel separately", PARAMS,
-    RkkmParams::new() => [n_init, max_iter]; kernels = KernelUse::Single
+    Rkkm, "rkkm", "RKKM: robust kernel k-means, l2,1 loss by reweighting, on each kernel separately",
+    reflect RkkmParams => [n_init, max_iter]; kernels = KernelUse::Single
 }
