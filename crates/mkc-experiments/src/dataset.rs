@@ -55,6 +55,21 @@ pub struct Prepared {
     pub kernel_names: Vec<String>,
     /// Scaled features (views side by side), when the dataset has dense features.
     pub features: Option<Mat<f64>>,
+    /// The recipe the kernels were built with when it is not the row's own (a column's
+    /// `row_recipes`); `None` for the row's own recipe.
+    pub recipe: Option<String>,
+}
+
+impl Prepared {
+    /// The dataset key, with `@recipe` when the kernels were built by another recipe
+    /// than the row's own (`mnist-1v7@lgmmc-gauss5`): names the kernel set in the kernel
+    /// times.
+    pub fn kernels_key(&self) -> String {
+        match &self.recipe {
+            Some(r) => format!("{}@{r}", self.key),
+            None => self.key.clone(),
+        }
+    }
 }
 
 /// Why a dataset row could not be run.
@@ -314,5 +329,6 @@ pub fn prepare(
         kernels,
         kernel_names,
         features,
+        recipe: None,
     })
 }

@@ -38,6 +38,11 @@ pub struct RunRecord {
     pub params: ParamSet,
     /// Kernel index and name for single-kernel methods.
     pub kernel: Option<(usize, String)>,
+    /// The recipe the kernels were built with when it is not the dataset row's own (a
+    /// column's `row_recipes`); absent from the line otherwise, so records of runs on the
+    /// row's own recipe read and write as before the field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipe: Option<String>,
     /// Base seed.
     pub base_seed: u64,
     /// Restart index.
@@ -133,6 +138,7 @@ impl Default for RunRecord {
             method: String::new(),
             params: ParamSet::default(),
             kernel: None,
+            recipe: None,
             base_seed: 0,
             restart: 0,
             seed: 0,

@@ -7,8 +7,10 @@
 //! record instead of running it again.
 //!
 //! A job is identified by what determines its runs: profile, dataset key, method, the
-//! full parameter set, the kernel index, and the seed of every restart (base seed,
-//! restart index, derived seed). The config hash is *not* part of the identity, so
+//! full parameter set, the kernel index, the recipe when a column runs on another recipe
+//! than the row's own (`row_recipes`; records of runs on the row's own recipe have no
+//! `recipe`, as every record written before the field existed), and the seed of every
+//! restart (base seed, restart index, derived seed). The config hash is *not* part of the identity, so
 //! editing a table's notes or adding a dataset keeps the records usable; records of
 //! another mkc version are ignored. The index trusts that the code and the data have not
 //! changed in ways the identity does not see (a different recipe for the same dataset
@@ -37,6 +39,9 @@ struct JobKey {
     /// Canonical JSON of the parameter set (keys sorted).
     params: String,
     kernel: Option<usize>,
+    /// The recipe when it is not the dataset row's own (`row_recipes`); `None` for runs
+    /// on the row's own recipe, as in every record written before the field existed.
+    recipe: Option<String>,
 }
 
 /// One recorded run: its seed and its scores with what it produced, or the error it
@@ -105,6 +110,7 @@ impl RecordIndex {
                 method: r.method,
                 params,
                 kernel: r.kernel.map(|k| k.0),
+                recipe: r.recipe,
             };
             idx.runs.entry(key).or_default().insert(
                 (r.base_seed, r.restart),
@@ -121,14 +127,15 @@ impl RecordIndex {
     /// seed), when every one of them is on record with the same derived seed: the scores
     /// and what the run produced (its weights, objective trace, iterations, diagnostics,
     /// convergence, phases and wall time as `seconds`; `labels` empty, records do not
-    /// keep them), or the error of a failed run.
+    /// keep them), or the error of a failed run. `kernel` is `(index, recipe)`: the
+    /// recipe `None` for the dataset row's own, else the column's `row_recipes` entry.
     pub fn lookup(
         &self,
         profile: &str,
         dataset: &str,
         method: &str,
         params: &ParamSet,
-        kernel: Option<usize>,
+        (kernel, recipe): (Option<usize>, Option<&str>),
         seeds: &[(u64, usize, u64)],
     ) -> Option<RecordedOutcomes> {
         let key = JobKey {
@@ -137,6 +144,7 @@ impl RecordIndex {
             method: method.to_string(),
             params: canonical(params)?,
             kernel,
+            recipe: recipe.map(str::to_string),
         };
         let runs = self.runs.get(&key)?;
         seeds

@@ -40,6 +40,7 @@ mod parse;
 mod plan;
 mod recipe_check;
 mod row_params;
+mod row_recipes;
 mod schema;
 mod table;
 mod validate;

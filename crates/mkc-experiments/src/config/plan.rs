@@ -77,6 +77,9 @@ pub struct PlanColumn {
     pub restarts: usize,
     /// The rows the method runs on (`None`: all rows of the table).
     pub rows: Option<Vec<String>>,
+    /// Rows on which the column runs on another recipe than the row's own (`row_recipes`
+    /// of the config; entries naming the row's own recipe are dropped).
+    pub row_recipes: BTreeMap<String, String>,
 }
 
 impl PlanColumn {
@@ -87,5 +90,10 @@ impl PlanColumn {
                 .rows
                 .as_ref()
                 .is_none_or(|r| r.iter().any(|k| k == key))
+    }
+
+    /// The recipe the column runs on at dataset row `key` when it is not the row's own.
+    pub fn recipe_on(&self, key: &str) -> Option<&str> {
+        self.row_recipes.get(key).map(String::as_str)
     }
 }

@@ -253,6 +253,12 @@ pub struct ColumnCfg {
     /// value alone (e.g. a method too slow for the large sets). Absent: every row.
     #[serde(default)]
     pub rows: Option<Vec<String>>,
+    /// Dataset row → recipe: on these rows the column runs on the kernels of another
+    /// recipe than the row's own (e.g. NC on MNIST's Gaussians while the other columns
+    /// keep its features-only recipe). The runner builds each (row, recipe) kernel set
+    /// once, shares it among the columns that use it and drops it when they are done.
+    #[serde(default)]
+    pub row_recipes: BTreeMap<String, String>,
 }
 
 /// What a figure shows.

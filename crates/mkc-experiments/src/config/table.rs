@@ -2,7 +2,7 @@
 //! metrics, and every column's grid points (each a complete, checked parameter set).
 
 use super::plan::{PlanColumn, PlanTable};
-use super::schema::{ColumnCfg, Config, ProfileCfg, SummaryRule, TableCfg, TableOverride};
+use super::schema::{ColumnCfg, Config, ProfileCfg, Recipe, SummaryRule, TableCfg, TableOverride};
 use super::validate::{err, positive_restarts};
 use crate::methods::{self, KernelUse, Method};
 use crate::metric::Metric;
@@ -19,6 +19,8 @@ pub(super) struct TableCtx<'a> {
     pub src: &'a str,
     /// The whole config.
     pub cfg: &'a Config,
+    /// The built-in recipes (`configs/recipes.toml`).
+    pub library: &'a BTreeMap<String, Recipe>,
     /// The profile applied.
     pub prof: &'a ProfileCfg,
     /// The profile's overrides of this table.
@@ -36,8 +38,7 @@ pub(super) struct TableCtx<'a> {
 impl<'a> TableCtx<'a> {
     /// The context of table `tid` under `profile`.
     pub fn new(
-        src: &'a str,
-        cfg: &'a Config,
+        (src, cfg, library): (&'a str, &'a Config, &'a BTreeMap<String, Recipe>),
         (profile, prof): (&str, &'a ProfileCfg),
         (tid, t): (&'a str, &'a TableCfg),
         ov: &'a TableOverride,
@@ -45,6 +46,7 @@ impl<'a> TableCtx<'a> {
         TableCtx {
             src,
             cfg,
+            library,
             prof,
             ov,
             t,
@@ -79,6 +81,7 @@ impl<'a> TableCtx<'a> {
         self.check_row_keys_taken()?;
         self.check_paper(&metrics, &ids)?;
         self.check_figures()?;
+        self.check_weight_figures_recipes()?;
         Ok(PlanTable {
             id: self.tid.to_string(),
             title: t.title.clone(),
@@ -241,6 +244,7 @@ impl<'a> TableCtx<'a> {
             per_metric: c.per_metric,
             restarts,
             rows: c.rows.clone(),
+            row_recipes: BTreeMap::new(),
         };
         if let Some(d) = c
             .rows
@@ -254,10 +258,11 @@ impl<'a> TableCtx<'a> {
             ));
         }
         let Some(mname) = &c.method else {
-            if !grid.is_empty() || !fixed.is_empty() || c.row_params.is_some() || c.rows.is_some() {
+            let runs = c.row_params.is_some() || c.rows.is_some() || !c.row_recipes.is_empty();
+            if !grid.is_empty() || !fixed.is_empty() || runs {
                 return Err(self.err(
                     format!("{ck}.method"),
-                    "params/grid/row_params/rows given but no method",
+                    "params/grid/row_params/rows/row_recipes given but no method",
                 ));
             }
             return Ok(col);
@@ -266,6 +271,7 @@ impl<'a> TableCtx<'a> {
         col.points = self.points(method, &ck, &grid, &fixed, &[])?;
         col.row_points = self.row_points(method, (&ck, c), &grid, &fixed)?;
         col.grid_keys = grid.keys().cloned().collect();
+        col.row_recipes = self.column_row_recipes(&ck, c)?;
         col.method = Some(mname.clone());
         Ok(col)
     }

@@ -159,10 +159,18 @@ fn check_top_level(src: &str, cfg: &Config, profile: &str, prof: &ProfileCfg) ->
     Ok(())
 }
 
-/// The config's recipes plus the library recipes its datasets use.
+/// The config's recipes plus the library recipes its datasets and its columns'
+/// `row_recipes` use.
 fn used_recipes(cfg: &Config, library: &BTreeMap<String, Recipe>) -> BTreeMap<String, Recipe> {
     let mut recipes = cfg.recipes.clone();
-    for r in cfg.datasets.values().filter_map(|d| d.recipe.as_ref()) {
+    let columns = cfg.tables.values().flat_map(|t| &t.columns);
+    let by_rows = columns.flat_map(|c| c.row_recipes.values());
+    for r in cfg
+        .datasets
+        .values()
+        .filter_map(|d| d.recipe.as_ref())
+        .chain(by_rows)
+    {
         if !recipes.contains_key(r) {
             if let Some(lib) = library.get(r) {
                 recipes.insert(r.clone(), lib.clone());
@@ -208,7 +216,7 @@ pub fn resolve(
     let no_override = TableOverride::default();
     for (tid, t) in &cfg.tables {
         let ov = prof.tables.get(tid).unwrap_or(&no_override);
-        let table = TableCtx::new(src, cfg, (profile, prof), (tid, t), ov).resolve()?;
+        let table = TableCtx::new((src, cfg, &library), (profile, prof), (tid, t), ov).resolve()?;
         for r in &table.rows {
             used.insert(r.clone(), cfg.datasets[r].clone());
         }

@@ -3,7 +3,7 @@
 
 use super::collect::{DatasetRuns, SpecRuns};
 use super::jobs::Job;
-use super::{ColumnReport, RowReport};
+use super::ColumnReport;
 use crate::config::{PlanColumn, PlanTable};
 use crate::dataset::Prepared;
 use crate::summary::summarise;
@@ -30,6 +30,14 @@ fn describe_choice(
             let k = format!("kernel {} `{}`", p + 1, data.kernel_names[p]);
             s = if s.is_empty() { k } else { format!("{s}; {k}") };
         }
+        if let Some(r) = &data.recipe {
+            let k = format!("recipe `{r}`");
+            s = if s.is_empty() {
+                k
+            } else {
+                format!("{s} of {k}")
+            };
+        }
         if !s.is_empty() {
             parts.push(s);
         }
@@ -46,13 +54,7 @@ impl DatasetRuns<'_> {
         (ti, ci): (usize, usize),
     ) -> ColumnReport {
         let col = &t.columns[ci];
-        let mut report = ColumnReport {
-            id: col.id.clone(),
-            cell: None,
-            chosen: None,
-            error: None,
-            example: None,
-        };
+        let mut report = ColumnReport::empty(&col.id);
         let Some(si) = self.specs.iter().position(|s| s.users.contains(&(ti, ci))) else {
             return report;
         };
@@ -87,27 +89,15 @@ impl DatasetRuns<'_> {
         report
     }
 
-    /// The row of this dataset in every table that has it: (table index, row index, row).
-    pub fn rows(&self, spec_runs: &[SpecRuns]) -> Vec<(usize, usize, RowReport)> {
-        let key = &self.data.key;
+    /// The report of every column whose runs are in these specs, by (table index,
+    /// column index).
+    pub fn column_reports(&self, spec_runs: &[SpecRuns]) -> Vec<super::CellReport> {
         let mut out = Vec::new();
-        for (ti, t) in self.plan.tables.iter().enumerate() {
-            let Some(ri) = t.rows.iter().position(|r| r == key) else {
-                continue;
-            };
-            let cols = (0..t.columns.len())
-                .map(|ci| self.column_report(spec_runs, t, (ti, ci)))
-                .collect();
-            out.push((
-                ti,
-                ri,
-                RowReport {
-                    key: key.clone(),
-                    result: Ok(cols),
-                    kernel_names: self.data.kernel_names.clone(),
-                    n: self.data.n,
-                },
-            ));
+        for spec in &self.specs {
+            for &(ti, ci) in &spec.users {
+                let t = &self.plan.tables[ti];
+                out.push(((ti, ci), self.column_report(spec_runs, t, (ti, ci))));
+            }
         }
         out
     }

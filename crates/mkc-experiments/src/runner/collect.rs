@@ -109,6 +109,7 @@ impl DatasetRuns<'_> {
             column: ids(&|ti, ci| self.plan.tables[ti].columns[ci].id.clone()),
             dataset: self.data.key.clone(),
             method: spec.col.method.clone().unwrap_or_default(),
+            recipe: spec.recipe.map(str::to_string),
             n: self.data.n,
             n_clusters: self.data.n_clusters,
             ..RunRecord::default()

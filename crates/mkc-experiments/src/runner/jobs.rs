@@ -14,12 +14,21 @@ use std::time::Instant;
 /// error of a failed run.
 pub(super) type Recorded = crate::resume::RecordedOutcomes;
 
-/// A distinct (method, grid, restarts) run of one dataset; columns that ask for the
-/// same runs (e.g. "best kernel" and "average over kernels" of one method) share it.
+/// A distinct (method, grid, restarts, recipe) run of one dataset; columns that ask for
+/// the same runs (e.g. "best kernel" and "average over kernels" of one method) share it.
 pub(super) struct Spec<'p> {
     pub col: &'p PlanColumn,
     /// (table index, column index) of every column using these runs.
     pub users: Vec<(usize, usize)>,
+    /// The recipe of its kernels when it is not the row's own (`row_recipes`).
+    pub recipe: Option<&'p str>,
+}
+
+/// The specs of one dataset that run on the kernels of one recipe (`None`: the row's
+/// own), built, run and dropped together.
+pub(super) struct Unit<'p> {
+    pub recipe: Option<&'p str>,
+    pub specs: Vec<Spec<'p>>,
 }
 
 /// One unit of parallel work: a grid point of a spec on one kernel (or all kernels).
@@ -63,21 +72,48 @@ pub(super) fn specs<'p>(plan: &'p Plan, key: &String) -> Vec<Spec<'p>> {
             if !col.runs_on(key) {
                 continue;
             }
+            let recipe = col.recipe_on(key);
             match specs.iter_mut().find(|s| {
                 s.col.method == col.method
                     && s.col.points == col.points
                     && s.col.row_points.get(key) == col.row_points.get(key)
                     && s.col.restarts == col.restarts
+                    && s.recipe == recipe
             }) {
                 Some(s) => s.users.push((ti, ci)),
                 None => specs.push(Spec {
                     col,
                     users: vec![(ti, ci)],
+                    recipe,
                 }),
             }
         }
     }
     specs
+}
+
+/// The specs of dataset `key` by recipe: the row's own first (also when no spec uses
+/// it but none uses another either: a row of paper values only still shows its size),
+/// then the others in the order the columns name them. Running the units one after the
+/// other keeps one recipe's kernels in memory at a time.
+pub(super) fn units<'p>(plan: &'p Plan, key: &String) -> Vec<Unit<'p>> {
+    let mut units: Vec<Unit<'p>> = vec![Unit {
+        recipe: None,
+        specs: Vec::new(),
+    }];
+    for spec in specs(plan, key) {
+        match units.iter_mut().find(|u| u.recipe == spec.recipe) {
+            Some(u) => u.specs.push(spec),
+            None => units.push(Unit {
+                recipe: spec.recipe,
+                specs: vec![spec],
+            }),
+        }
+    }
+    if units[0].specs.is_empty() && units.len() > 1 {
+        units.remove(0);
+    }
+    units
 }
 
 /// The jobs of `specs` on a dataset with `m` kernels: single-kernel methods get one
@@ -120,7 +156,7 @@ pub(super) fn lookup(
                 key,
                 method,
                 point_params(j.col, key, j.point),
-                j.kernel,
+                (j.kernel, j.col.recipe_on(key)),
                 &seeds_of(plan, j.col.restarts),
             )
         })

@@ -16,7 +16,10 @@ mod collect;
 mod jobs;
 mod one_job;
 
-pub use one_job::{dataset_keys, job_records, list_jobs, prepare_dataset, JobInfo};
+pub use one_job::{
+    dataset_keys, dataset_recipes, job_records, list_jobs, list_jobs_with, prepare_dataset,
+    prepare_dataset_with, JobInfo,
+};
 
 use crate::config::Plan;
 use crate::dataset::{DataSource, Prepared, Unavailable};
@@ -27,6 +30,7 @@ use crate::summary::Cell;
 use collect::DatasetRuns;
 use mkc_core::Result;
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -61,6 +65,19 @@ pub struct ColumnReport {
     pub error: Option<String>,
     /// The first run of the chosen group (for figures).
     pub example: Option<Outcome>,
+}
+
+impl ColumnReport {
+    /// The report of column `id` with nothing in it.
+    fn empty(id: &str) -> Self {
+        ColumnReport {
+            id: id.to_string(),
+            cell: None,
+            chosen: None,
+            error: None,
+            example: None,
+        }
+    }
 }
 
 /// One dataset row of a table.
@@ -138,6 +155,34 @@ impl<'p> Rows<'p> {
         }
     }
 
+    /// The rows of dataset `key` (size and kernel names of the row) from the reports of
+    /// its columns; a column without one (paper values only, or not run on this row)
+    /// shows its id alone.
+    fn fill(
+        &mut self,
+        key: &str,
+        (n, kernel_names): (usize, Vec<String>),
+        mut reports: BTreeMap<(usize, usize), ColumnReport>,
+    ) {
+        for (ti, t) in self.plan.tables.iter().enumerate() {
+            let Some(ri) = t.rows.iter().position(|r| r == key) else {
+                continue;
+            };
+            let cols = t.columns.iter().enumerate();
+            let cols = cols.map(|(ci, c)| {
+                reports
+                    .remove(&(ti, ci))
+                    .unwrap_or_else(|| ColumnReport::empty(&c.id))
+            });
+            self.slots[ti][ri] = Some(RowReport {
+                key: key.to_string(),
+                result: Ok(cols.collect()),
+                kernel_names: kernel_names.clone(),
+                n,
+            });
+        }
+    }
+
     fn into_tables(self) -> Vec<TableReport> {
         self.plan
             .tables
@@ -151,16 +196,20 @@ impl<'p> Rows<'p> {
     }
 }
 
-/// Run (or take from the records) every job of one prepared dataset, fill its rows and
-/// append its run records.
-fn run_dataset(
+/// A column's report on one row, keyed by (table index, column index).
+type CellReport = ((usize, usize), ColumnReport);
+
+/// Run (or take from the records) every job of one unit of a dataset (the specs on one
+/// recipe, whose kernels `data` holds) and append its run records: the reports of the
+/// unit's columns, or `None` when `recorded_only` finds jobs not on record (the row then
+/// says so).
+fn run_unit(
     plan: &Plan,
     opts: &RunOptions<'_>,
-    data: &Prepared,
+    (specs, data): (Vec<jobs::Spec<'_>>, &Prepared),
     progress: &Progress,
     rows: &mut Rows<'_>,
-) -> Result<()> {
-    let specs = jobs::specs(plan, &data.key);
+) -> Result<Option<Vec<CellReport>>> {
     let jobs = jobs::jobs(&specs, data.kernels.len());
     let recorded = jobs::lookup(plan, opts.resume, &data.key, &jobs);
     let pending = recorded.iter().filter(|r| r.is_none()).count();
@@ -171,7 +220,7 @@ fn run_dataset(
             jobs.len()
         ));
         rows.unavailable(&data.key, why, Some(data));
-        return Ok(());
+        return Ok(None);
     }
     progress.add(pending as u64);
     for (s, _) in recorded.iter().flatten().flatten().flatten() {
@@ -208,10 +257,56 @@ fn run_dataset(
         })
         .collect();
     let (spec_runs, _) = runs.collect(&opts.config_hash);
-    for (ti, ri, row) in runs.rows(&spec_runs) {
-        rows.slots[ti][ri] = Some(row);
+    writer.into_inner().unwrap_or_else(|e| e.into_inner())?;
+    Ok(Some(runs.column_reports(&spec_runs)))
+}
+
+/// Run (or take from the records) every job of dataset `key` and fill its rows, recipe
+/// by recipe (module `jobs`' units): a unit's kernels are built, its jobs run and its
+/// cells summarised, and the kernels are dropped before the next unit's are built, so
+/// one recipe's kernels of the dataset are in memory at a time.
+fn run_dataset(
+    plan: &Plan,
+    opts: &RunOptions<'_>,
+    key: &str,
+    progress: &Progress,
+    rows: &mut Rows<'_>,
+) -> Result<()> {
+    let mut reports = BTreeMap::new();
+    // n and kernel names of the row: those of its first unit (its own recipe when used)
+    let mut shape = None;
+    for (ui, unit) in jobs::units(plan, &key.to_string()).into_iter().enumerate() {
+        let t_prepare = Instant::now();
+        let data = match prepare_dataset_with(plan, opts.source, key, unit.recipe) {
+            Ok(data) => data,
+            Err(e) if ui == 0 => {
+                rows.unavailable(key, Unavailable::from_error(e), None);
+                return Ok(());
+            }
+            Err(e) => {
+                let why = format!("recipe `{}`: {e}", unit.recipe.unwrap_or_default());
+                for &(ti, ci) in unit.specs.iter().flat_map(|s| &s.users) {
+                    let mut r = ColumnReport::empty(&plan.tables[ti].columns[ci].id);
+                    r.error = Some(why.clone());
+                    reports.insert((ti, ci), r);
+                }
+                continue;
+            }
+        };
+        if !opts.recorded_only {
+            // Rendering from the records builds no job: its kernel time is not a run's.
+            let s = t_prepare.elapsed().as_secs_f64();
+            crate::timings::append_kernels(opts.records.as_deref(), &plan.profile, &data, s)?;
+        }
+        shape.get_or_insert_with(|| (data.n, data.kernel_names.clone()));
+        match run_unit(plan, opts, (unit.specs, &data), progress, rows)? {
+            Some(r) => reports.extend(r),
+            None => return Ok(()),
+        }
     }
-    writer.into_inner().unwrap_or_else(|e| e.into_inner())
+    let (n, kernel_names) = shape.unwrap_or_default();
+    rows.fill(key, (n, kernel_names), reports);
+    Ok(())
 }
 
 /// Run every table of `plan`.
@@ -222,19 +317,7 @@ pub fn run_plan(plan: &Plan, opts: &RunOptions<'_>) -> Result<Report> {
     let progress = Progress::new(opts.progress);
     for key in dataset_keys(plan) {
         progress.message(&key);
-        let t_prepare = Instant::now();
-        match prepare_dataset(plan, opts.source, &key) {
-            Ok(data) => {
-                if !opts.recorded_only {
-                    // Rendering from the records builds no job: its kernel time is not a run's.
-                    let s = t_prepare.elapsed().as_secs_f64();
-                    let records = opts.records.as_deref();
-                    crate::timings::append_kernels(records, &plan.profile, &data, s)?;
-                }
-                run_dataset(plan, opts, &data, &progress, &mut rows)?
-            }
-            Err(e) => rows.unavailable(&key, Unavailable::from_error(e), None),
-        }
+        run_dataset(plan, opts, &key, &progress, &mut rows)?;
     }
     progress.finish();
     let (recorded_runs, recorded_seconds) = (rows.recorded_runs, rows.recorded_seconds);

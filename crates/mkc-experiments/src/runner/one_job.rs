@@ -66,6 +66,9 @@ pub struct JobInfo {
     pub params: ParamSet,
     /// The kernel of a single-kernel method's job (None: all kernels, or features).
     pub kernel: Option<usize>,
+    /// The recipe of the job's kernels when it is not the row's own (`row_recipes`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recipe: Option<String>,
     /// Runs of the job (base seeds × restarts).
     pub runs: usize,
     /// Every run is in the record index given to [`list_jobs`].
@@ -83,31 +86,78 @@ pub fn dataset_keys(plan: &Plan) -> Vec<String> {
     order
 }
 
+/// The recipes the jobs of dataset `key` run on, in the local runner's order: `None`
+/// for the row's own recipe (first, and absent when every column that runs on the row
+/// uses another one), then each recipe of the columns' `row_recipes`. Each is one
+/// [`prepare_dataset_with`] and one [`list_jobs_with`].
+pub fn dataset_recipes(plan: &Plan, key: &str) -> Vec<Option<String>> {
+    jobs::units(plan, &key.to_string())
+        .iter()
+        .map(|u| u.recipe.map(str::to_string))
+        .collect()
+}
+
 /// Load dataset `key` of `plan` from `source` and build its kernels with its recipe, as
 /// the local runner does. Errors: a key the plan does not have (`InvalidInput`), and
 /// the dataset's own (`MissingData` for an absent file: the table's "data missing").
 pub fn prepare_dataset(plan: &Plan, source: &dyn DataSource, key: &str) -> Result<Prepared> {
+    prepare_dataset_with(plan, source, key, None)
+}
+
+/// [`prepare_dataset`] with the kernels of recipe `recipe` (one of
+/// [`dataset_recipes`]; `None`: the row's own); the result remembers the recipe, so
+/// that [`job_records`] runs the jobs of that recipe. Error: a recipe the plan does not
+/// hold (`InvalidInput`), besides those of [`prepare_dataset`].
+pub fn prepare_dataset_with(
+    plan: &Plan,
+    source: &dyn DataSource,
+    key: &str,
+    recipe: Option<&str>,
+) -> Result<Prepared> {
     let cfg = plan.datasets.get(key).ok_or_else(|| {
         Error::input(
             format!("plan `{}`", plan.name),
             format!("no dataset `{key}` in its tables"),
         )
     })?;
-    let recipe = cfg.recipe.as_ref().and_then(|r| plan.recipes.get(r));
-    prepare(source, key, cfg, recipe)
+    let Some(other) = recipe else {
+        let own = cfg.recipe.as_ref().and_then(|r| plan.recipes.get(r));
+        return prepare(source, key, cfg, own);
+    };
+    let rc = plan.recipes.get(other).ok_or_else(|| {
+        Error::input(
+            format!("plan `{}`", plan.name),
+            format!("no recipe `{other}` in the plan"),
+        )
+    })?;
+    let mut data = prepare(source, key, cfg, Some(rc))?;
+    data.recipe = Some(other.to_string());
+    Ok(data)
 }
 
-/// The jobs of dataset `key` on `n_kernels` kernels (the prepared dataset's
-/// `kernels.len()`), in the local runner's order; with `resume`, the jobs whose runs
-/// are all on record are marked `recorded`. A key the plan does not have has no jobs.
+/// The jobs of dataset `key` on its own recipe with `n_kernels` kernels (the prepared
+/// dataset's `kernels.len()`), in the local runner's order; with `resume`, the jobs
+/// whose runs are all on record are marked `recorded`. A key the plan does not have has
+/// no jobs. The jobs on other recipes (`row_recipes`): [`list_jobs_with`].
 pub fn list_jobs(
     plan: &Plan,
     key: &str,
     n_kernels: usize,
     resume: Option<&RecordIndex>,
 ) -> Vec<JobInfo> {
+    list_jobs_with(plan, (key, None), n_kernels, resume)
+}
+
+/// The jobs of dataset `key` on recipe `recipe` (one of [`dataset_recipes`]), as
+/// [`list_jobs`] gives those on the row's own.
+pub fn list_jobs_with(
+    plan: &Plan,
+    (key, recipe): (&str, Option<&str>),
+    n_kernels: usize,
+    resume: Option<&RecordIndex>,
+) -> Vec<JobInfo> {
     let key = key.to_string();
-    let specs = jobs::specs(plan, &key);
+    let specs = unit_specs(plan, &key, recipe);
     let list = jobs::jobs(&specs, n_kernels);
     let recorded = jobs::lookup(plan, resume, &key, &list);
     list.iter()
@@ -119,13 +169,24 @@ pub fn list_jobs(
             method: j.col.method.clone().unwrap_or_default(),
             params: point_params(j.col, &key, j.point).clone(),
             kernel: j.kernel,
+            recipe: recipe.map(str::to_string),
             runs: seeds_of(plan, j.col.restarts).len(),
             recorded: rec.is_some(),
         })
         .collect()
 }
 
-/// Run job `index` of the prepared dataset `data` (see [`list_jobs`]) and return its
+/// The specs of dataset `key` that run on `recipe` (none when no column does).
+fn unit_specs<'p>(plan: &'p Plan, key: &String, recipe: Option<&str>) -> Vec<jobs::Spec<'p>> {
+    jobs::units(plan, key)
+        .into_iter()
+        .find(|u| u.recipe == recipe)
+        .map(|u| u.specs)
+        .unwrap_or_default()
+}
+
+/// Run job `index` of the prepared dataset `data` (see [`list_jobs`]; on the recipe it
+/// was prepared with, see [`list_jobs_with`]) and return its
 /// run records: the ones the local runner appends for this job, with `config_hash` (the
 /// hash [`crate::reproduce::load_plan`] gives) written into each. A failed run is a
 /// record with its error, as in a local run. Error: an index past the job list.
@@ -135,7 +196,7 @@ pub fn job_records(
     index: usize,
     config_hash: &str,
 ) -> Result<Vec<RunRecord>> {
-    let specs = jobs::specs(plan, &data.key);
+    let specs = unit_specs(plan, &data.key, data.recipe.as_deref());
     let list = jobs::jobs(&specs, data.kernels.len());
     if index >= list.len() {
         return Err(Error::param(

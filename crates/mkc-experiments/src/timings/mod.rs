@@ -79,7 +79,7 @@ pub fn append_kernels(
     }
     let rec = KernelRecord {
         profile: profile.to_string(),
-        dataset: data.key.clone(),
+        dataset: data.kernels_key(),
         n: data.n,
         kernels: data.kernels.len(),
         seconds,
@@ -192,12 +192,13 @@ pub struct ConfigTimings {
 fn run_key(r: &RunRecord) -> (String, String) {
     let params = serde_json::to_string(&r.params).unwrap_or_default();
     let job = format!(
-        "{}|{}|{}|{}|{:?}",
+        "{}|{}|{}|{}|{:?}|{:?}",
         r.profile,
         r.dataset,
         r.method,
         params,
-        r.kernel.as_ref().map(|k| k.0)
+        r.kernel.as_ref().map(|k| k.0),
+        r.recipe
     );
     (format!("{job}|{}|{}", r.base_seed, r.restart), job)
 }
