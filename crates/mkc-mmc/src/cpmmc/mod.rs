@@ -73,6 +73,8 @@ mod gram;
 mod params;
 mod qp;
 #[cfg(test)]
+mod qp_tests;
+#[cfg(test)]
 mod tests;
 
 pub use cutting_plane::CpmmcStop;
