@@ -86,11 +86,15 @@ impl Outer {
 macro_rules! outer_setters {
     () => {
         mkc_core::setters! {
-            /// Exponent p ≥ 1 of the composite kernel `Σ_v w_v^p K_v` (eq. 4); `f64::INFINITY`
-            /// gives the uniform-sum baseline (one iteration, no weight update).
+            reflect reflect_outer;
+            /// Exponent p ≥ 1 of the composite kernel `Σ_v w_v^p K_v` (eq. 4): p = 1 is the
+            /// best single view, `f64::INFINITY` (`inf`) the uniform-sum baseline (one
+            /// iteration, no weight update). Default 3, the middle of the range 2.5–3.5
+            /// where the GUMKL paper usually found the best NMI.
             p: f64 => outer,
             /// Relative tolerance ε on the change of the objective between outer iterations
-            /// (GUMKL's Algorithm 1, line 9), ≥ 0.
+            /// (GUMKL's Algorithm 1, line 9), ≥ 0. Default 1e-4, the authors' MVKKM code
+            /// (the GUMKL paper states no ε).
             tol: f64 => outer,
             /// Maximum number of outer iterations (≥ 1).
             max_iter: usize => outer,
@@ -104,7 +108,8 @@ macro_rules! outer_setters {
 mkc_core::params! {
     /// Parameters of GUMKL (Algorithm 1); [`ParamGuard::check`] gives the method, [`Gumkl`].
     pub struct GumklParams {
-        /// Refine the result with kernel k-means on the final composite kernel (Sect. 3.2).
+        /// Refine the result with kernel k-means on the final composite kernel (Sect. 3.2;
+        /// on by default, the paper's reported setting).
         pub(crate) refine: bool = true,
         ;
         pub(crate) outer: Outer = Outer::default(),
@@ -112,6 +117,7 @@ mkc_core::params! {
     /// p = 3 (the middle of the range [2.5, 3.5] where the paper usually found the best NMI),
     /// ε = 1e-4 (relative), 100 iterations, refinement on.
     new;
+    reflect also reflect_outer;
 }
 
 impl GumklParams {
@@ -151,13 +157,21 @@ pub enum MvkkmInit {
     Labels(Vec<usize>),
 }
 
+mkc_core::param_words!(MvkkmInit {
+    "global" => MvkkmInit::GlobalKernelKMeans,
+    "fast-global" => MvkkmInit::FastGlobalKernelKMeans;
+    _ => "labels"
+});
+
 mkc_core::params! {
     /// Parameters of MVKKM (Tzortzis & Likas, ICDM 2012); [`ParamGuard::check`] gives the
     /// method, [`Mvkkm`].
     pub struct MvkkmParams {
-        /// Weights below this are set to 0 and the others renormalised (0 disables), in `[0, 1)`.
+        /// Weights below this are set to 0 and the others renormalised (0 disables), in
+        /// `[0, 1)` (the authors' code: 1e-5).
         pub(crate) weight_floor: f64 = MVKKM_WEIGHT_FLOOR,
-        /// Initial partition.
+        /// Initial partition: global kernel k-means (`global`, the authors' code) or its
+        /// fast variant (`fast-global`); [`MvkkmInit`].
         pub(crate) init: MvkkmInit = MvkkmInit::default(),
         ;
         pub(crate) outer: Outer = Outer::default(),
@@ -165,6 +179,7 @@ mkc_core::params! {
     /// p = 3, relative tolerance 1e-4, weight floor 1e-5, global kernel k-means
     /// initialisation — the authors' code's settings except p, which has no default there.
     new;
+    reflect also reflect_outer;
 }
 
 impl MvkkmParams {

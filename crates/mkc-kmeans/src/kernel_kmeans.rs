@@ -43,6 +43,12 @@ impl Default for KernelKMeansParams {
     }
 }
 
+impl mkc_core::params::Reflect for KernelKMeansParams {
+    fn param_info() -> Vec<mkc_core::params::ParamInfo> {
+        Self::new().reflect_fields()
+    }
+}
+
 impl KernelKMeansParams {
     /// Defaults: `n_init = 1`, `max_iter = 100`, `tol = 0` (stop only when the labels no
     /// longer change), k-means++ initialisation, unit weights. The number of clusters and
@@ -57,6 +63,7 @@ impl KernelKMeansParams {
         }
     }
     mkc_core::setters! {
+        reflect reflect_fields;
         /// Number of restarts (run in parallel; the lowest objective wins, ties to the lowest
         /// restart index). Restart r is seeded with `mkc_core::seed::derive(seed, r)`.
         n_init: usize,

@@ -44,7 +44,8 @@ use crate::{KMeans, KMeansFit, KMeansParams};
 mkc_core::params! {
     /// Hyperparameters of spectral clustering (unchecked builder).
     pub struct SpectralParams {
-        /// k-means replicates on the embedding (lowest inertia wins).
+        /// k-means replicates on the embedding; the lowest inertia wins (the SCMK paper's
+        /// protocol: 20).
         #[must_use]
         n_init: usize = 20,
         /// Lloyd iterations per replicate.

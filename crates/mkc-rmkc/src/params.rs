@@ -58,6 +58,19 @@ impl Balance {
     }
 }
 
+mkc_core::param_words!(Norm { "none" => Norm::None, "1" => Norm::L1, "2" => Norm::L2 });
+
+/// A configuration gives ℓ as the fraction f of N ([`Balance::Fraction`]); an absolute ℓ
+/// shows as its number.
+impl mkc_core::params::ParamType for Balance {
+    const KIND: mkc_core::params::ValueKind = mkc_core::params::ValueKind::Float;
+    fn to_text(&self) -> String {
+        match *self {
+            Balance::Fraction(x) | Balance::Absolute(x) => mkc_core::params::float_text(x),
+        }
+    }
+}
+
 mkc_core::params! {
     /// Unchecked RMKC hyperparameters (builder): `RmkcParams::new().c(10.0).norm(Norm::L2)`.
     ///
@@ -65,17 +78,21 @@ mkc_core::params! {
     /// `check()` gives [`Rmkc`]. The number of clusters (always 2) and the seed are given
     /// when fitting.
     pub struct RmkcParams {
-        /// The regulariser C > 0 of eq. (4) (the box constraint of the SVM of eq. 10).
+        /// The regulariser C > 0 of eq. (4) (the box constraint of the SVM of eq. 10); the
+        /// paper reports the best of 1e-2, 1e-1, 1, 10, 100 per dataset.
         pub(crate) c: f64 = 1.0,
-        /// Candidate label vectors per phase of Algorithm 2 (L ≥ 1).
+        /// Candidate label vectors per phase of Algorithm 2 (L ≥ 1; the paper: 30).
         pub(crate) l: usize = 30,
-        /// The balance bound ℓ.
+        /// The balance bound ℓ of |Σy| ≤ ℓ, as a fraction of N by default (the paper: 0.5;
+        /// Corel 0.2).
         pub(crate) balance: Balance = Balance::Fraction(0.5),
-        /// The p-norm constraint on θ.
+        /// The norm constraint on θ, ‖θ‖_p^p = 1 with p = 1 or 2, or none (the paper: the
+        /// 1-norm in Tables 2–4).
         pub(crate) norm: Norm = Norm::L1,
-        /// Number of initial pairs as a fraction of N (≥ 1 pair; the paper: 0.25).
+        /// Number of initial pairs as a fraction of N (≥ 1 pair; the paper: "usually
+        /// 0.25N").
         pub(crate) init_pairs: f64 = 0.25,
-        /// KKT tolerance of every SVM solve (eq. 10).
+        /// KKT tolerance of every SVM solve (eq. 10; LIBSVM's default 1e-3).
         pub(crate) svm_tol: f64 = 1e-3,
         /// Cap on outer iterations of Algorithm 1.
         pub(crate) max_iter: usize = 100,

@@ -12,6 +12,12 @@ use crate::embedding::FinalKMeans;
 use crate::mvspec::Mvspec;
 use crate::root::Brent;
 
+mkc_core::param_words!(LambdaRule {
+    "root-or-least-squares" => LambdaRule::RootOrLeastSquares,
+    "root-or-start" => LambdaRule::RootOrStart,
+    "start" => LambdaRule::Start,
+});
+
 /// AASC's eigensolves are dense up to this n (the authors' code uses a dense `eig`): the
 /// bottom of the spectrum of a dense affinity's Laplacian is clustered, and block Lanczos
 /// needed 128 s for four bottom-36 solves at n = 1404 (Binary Alphadigits) where the dense
@@ -37,17 +43,14 @@ macro_rules! final_kmeans_setters {
     ($($ty:ty),+) => {$(
         impl $ty {
             mkc_core::setters! {
+                reflect reflect_kmeans;
                 /// k-means replicates on the embedding (authors: AASC 10, MVSpec 30).
                 n_init: usize => kmeans,
+                /// Lloyd iterations per k-means replicate (authors: 1000).
+                kmeans_max_iter(max_iter): usize => kmeans,
                 /// Scale the rows of the embedding to unit length before k-means (authors:
-                /// true, the "uni_km" setting).
+                /// true, the "uni_km" setting, their reported results).
                 normalize_rows: bool => kmeans,
-            }
-
-            /// Lloyd iterations per k-means replicate (authors: 1000).
-            pub fn kmeans_max_iter(mut self, max_iter: usize) -> Self {
-                self.kmeans.max_iter = max_iter;
-                self
             }
         }
     )+};
@@ -63,7 +66,10 @@ mkc_core::params! {
         pub(crate) max_iter: usize = 20,
         /// Stop when `Σ_ij (|F_ij| − |F^old_ij|)²` falls below this (authors: 1e-5).
         pub(crate) tol: f64 = 1e-5,
-        /// How `λ₁` of the weight step is chosen (default [`LambdaRule::RootOrLeastSquares`]).
+        /// How `λ₁` of the weight step is chosen ([`LambdaRule`]): `root-or-least-squares`
+        /// (default) is what the authors' `fsolve` from `lambda_start` finds (the nearest
+        /// root, else least squares), `root-or-start` the nearest root else the start,
+        /// `start` the start itself (the authors' code without `fsolve`).
         pub(crate) lambda: LambdaRule = LambdaRule::RootOrLeastSquares,
         /// The start of the `λ₁` search, and `λ₁` itself when there is no root (authors: −1).
         pub(crate) lambda_start: f64 = -1.0,
@@ -80,6 +86,7 @@ mkc_core::params! {
     /// 10 replicates of at most 1000 iterations on the row-normalised embedding (their
     /// evaluation script's `litekmeans(NormalizeFea(F), c, 'maxIter', 1000, 'Replicates', 10)`).
     new;
+    reflect also reflect_kmeans;
 }
 
 impl ParamGuard for AascParams {
@@ -103,7 +110,8 @@ mkc_core::params! {
         pub(crate) p: f64 = 2.0,
         /// Relative objective change that stops the iterations (authors: 1e-4).
         pub(crate) tol: f64 = 1e-4,
-        /// Cap on the iterations (reaching it is not an error).
+        /// Cap on the iterations (ours, the authors have none; reaching it is not an
+        /// error).
         pub(crate) max_iter: usize = 100,
         /// Weights below this are set to 0 and the rest renormalised (authors: 1e-5).
         pub(crate) weight_floor: f64 = 1e-5,
@@ -116,6 +124,7 @@ mkc_core::params! {
     /// to 0, and the final k-means with 30 replicates of at most 1000 iterations on the
     /// row-normalised embedding; at most 100 iterations (the authors have no cap).
     new;
+    reflect also reflect_kmeans;
 }
 
 impl ParamGuard for MvspecParams {

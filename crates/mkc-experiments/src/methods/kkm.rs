@@ -6,17 +6,10 @@
 //! k-means++ is the randomised seeding every later kernel k-means uses).
 
 use super::KernelUse;
-use crate::params::{ParamKind, ParamSpec};
 use mkc_kmeans::KernelKMeansParams;
-
-#[rustfmt::skip]
-pub(crate) const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("n_init", ParamKind::Int, "1", "initialisations per run; the run keeps the lowest objective"),
-    ParamSpec::new("max_iter", ParamKind::Int, "100", "iteration cap of each initialisation"),
-];
 
 adapter! {
     /// Kernel k-means (`mkc-kmeans`), single kernel.
-    Kkm, "kkm", "kernel k-means on each kernel separately (single-kernel baseline)", PARAMS,
-    KernelKMeansParams::new() => [n_init, max_iter]; kernels = KernelUse::Single
+    Kkm, "kkm", "kernel k-means on each kernel separately (single-kernel baseline)",
+    reflect KernelKMeansParams => [n_init, max_iter]; kernels = KernelUse::Single
 }
