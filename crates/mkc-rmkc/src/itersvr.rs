@@ -39,13 +39,40 @@
 //!   updates per SVR; the result meets the same KKT tolerance (1e-3).
 //! - **Degenerate relabelling**: if the relabelled y has one class only (possible only
 //!   with ℓ ≥ N − 1), the iteration stops with the previous labels.
+//!
+//! # The linear feature-space path (MNIST)
+//!
+//! [`IterSvrPath`] ([`IterSvrParams::path`]) chooses the input, as LG-MMC's `LgmmcPath`:
+//! with `Auto` (default) a set that holds features and **no kernel** runs iterSVR with
+//! the linear kernel `K = XXᵀ` in feature space, without forming K (an MNIST pair's
+//! kernel takes 1.8 GB); any set with a kernel runs the kernel path exactly as before
+//! (unlike LG-MMC, `Auto` does not switch for a kernel named `linear`: the kernel path's
+//! cells stay what they were). On the linear path:
+//! - **SVR**: [`mkc_svm::LinearSvr`] (dual coordinate descent, Ho & Lin 2012) with a
+//!   free bias: the same ε-SVR problem as the kernel path's (`Σβ = 0`, b unregularised),
+//!   solved to the same tolerance (`svm_tol`, here the largest projected gradient of the
+//!   box constraints, and at most `svm_tol` of bias change from the `Σβ = 0` constraint;
+//!   the kernel path's SMO tests the gap of the KKT bias interval), warm-started from the
+//!   previous β. Its epochs are permuted from the run's seed; `max_epochs` caps one SVR
+//!   (a capped SVR is recorded in the diagnostics, not an error). Outputs f = Xw + b
+//!   cost O(nd) per iteration.
+//! - **Initial labels**: k-means on the features (`mkc_kmeans::KMeans`, k = 2, one
+//!   k-means++ seeding from the run's seed, stopping when the labels stop changing, at
+//!   most 100 Lloyd steps): kernel k-means on the linear kernel is k-means on the
+//!   features, and these settings are the kernel path's. The two can still part where a
+//!   distance is tied up to rounding (`‖x_i − x_j‖²` against `K_ii − 2K_ij + K_jj`).
+//! - **Relabelling, balance bound, stopping**: the kernel path's code.
+
+mod linear;
 
 use crate::signs::{clusters, signs};
 use faer::MatRef;
+pub use linear::IterSvrPath;
+use linear::Start;
 use mkc_core::{
     check_binary, Clustering, Diagnostics, Error, KernelSet, ParamGuard, Result, Timings,
 };
-use mkc_svm::{CheckedKernel, EpsSvr, EpsSvrParams};
+use mkc_svm::{CheckedKernel, EpsSvr, EpsSvrParams, LinearBias, LinearSvrParams};
 use std::time::Instant;
 
 mkc_core::params! {
@@ -67,9 +94,15 @@ mkc_core::params! {
         svm_tol: f64 = 1e-3,
         /// The SVR solver's [active-set polish](mkc_svm::polish) (default on).
         polish: bool = true,
+        /// The kernel path or the linear feature-space path ([`IterSvrPath`], default
+        /// [`IterSvrPath::Auto`]).
+        path: IterSvrPath = IterSvrPath::Auto,
+        /// Linear path: cap on the coordinate-descent epochs of one SVR (≥ 1).
+        max_epochs: usize = 10_000,
     }
     /// Defaults: C = 1, ε = 0 (Laplacian loss), ℓ = 0.03N, at most 50 iterations, SVR
-    /// tolerance 1e-3 (libsvm's), active-set polish on.
+    /// tolerance 1e-3 (libsvm's), active-set polish on, the path chosen by the input, at
+    /// most 10⁴ epochs per linear SVR.
     new;
 }
 
@@ -84,14 +117,20 @@ mkc_core::params! {
 /// the iterations (SVR fits), whether the labels settled before `max_iter`, timings by
 /// phase and [`IterSvrDiagnostics`].
 ///
+/// With features and no kernel (or [`IterSvrPath::Linear`]) it runs on the linear kernel
+/// of the features in feature space (module docs, "The linear feature-space path").
+///
 /// Errors: `n_clusters ≠ 2` ([`Error::InvalidParam`] `n_clusters`), a set without
-/// kernels ([`Error::InvalidInput`]), a balance bound that forces an empty cluster
+/// kernels on the kernel path or without features on the linear path
+/// ([`Error::InvalidInput`]), a balance bound that forces an empty cluster
 /// ([`Error::InvalidParam`] `balance`), a one-cluster k-means start.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IterSvr {
     balance: f64,
     max_iter: usize,
     svr: EpsSvr,
+    path: IterSvrPath,
+    linear: LinearSvrParams,
 }
 
 impl ParamGuard for IterSvrParams {
@@ -112,10 +151,19 @@ impl ParamGuard for IterSvrParams {
             .tol(self.svm_tol)
             .polish(self.polish)
             .check()?;
+        let linear = LinearSvrParams::new()
+            .c(self.c)
+            .epsilon(self.epsilon)
+            .bias(LinearBias::Free)
+            .tol(self.svm_tol)
+            .max_epochs(self.max_epochs);
+        linear.check()?;
         Ok(IterSvr {
             balance: self.balance,
             max_iter: self.max_iter,
             svr,
+            path: self.path,
+            linear,
         })
     }
 }
@@ -132,6 +180,12 @@ pub struct IterSvrDiagnostics {
     pub changes: Vec<usize>,
     /// Regression outputs f(x_i) of the last SVR.
     pub outputs: Vec<f64>,
+    /// Whether the linear feature-space path ran ([`IterSvrPath`]).
+    pub linear_path: bool,
+    /// Whether every SVR met its tolerance.
+    pub svr_converged: bool,
+    /// Coordinate-descent epochs of all SVRs (linear path; 0 on the kernel path).
+    pub svr_epochs: usize,
 }
 
 impl IterSvrDiagnostics {
@@ -142,8 +196,19 @@ impl IterSvrDiagnostics {
 }
 
 impl Diagnostics for IterSvrDiagnostics {
+    /// `relabelled`; on the linear path also `linear_path` (1), `svr_converged` (0/1) and
+    /// `svr_epochs` (the kernel path's entries are unchanged).
     fn entries(&self) -> Vec<(String, f64)> {
-        vec![("relabelled".into(), self.relabelled() as f64)]
+        let mut e = vec![("relabelled".into(), self.relabelled() as f64)];
+        if self.linear_path {
+            e.push(("linear_path".into(), 1.0));
+            e.push((
+                "svr_converged".into(),
+                f64::from(u8::from(self.svr_converged)),
+            ));
+            e.push(("svr_epochs".into(), self.svr_epochs as f64));
+        }
+        e
     }
 }
 
@@ -216,10 +281,20 @@ impl IterSvr {
     ) -> Result<Clustering<IterSvrDiagnostics>> {
         let t0 = Instant::now();
         check_binary("itersvr", data, 2)?;
+        if self.linear_path(data) {
+            let x = data.require_features("itersvr")?;
+            let y0 = signs("labels0", labels0, data.n())?;
+            return self.fit_linear(x, Start::Labels(y0), 0, t0);
+        }
         let k = data.one_kernel("itersvr")?;
         let ck = CheckedKernel::new(k.as_mat())?;
         let y0 = signs("labels0", labels0, data.n())?;
-        self.run(&ck, y0, Timings::default(), t0)
+        self.run(
+            &mut KernelStep::new(&self.svr, &ck),
+            y0,
+            Timings::default(),
+            t0,
+        )
     }
 
     /// One run on the (single) kernel `k` from kernel k-means labels drawn with `seed`.
@@ -236,22 +311,20 @@ impl IterSvr {
                 .check()?
                 .fit_kernel(k, 2, seed)
         })?;
-        let y0: Vec<f64> = km
-            .labels
-            .iter()
-            .map(|&c| if c == 1 { 1.0 } else { -1.0 })
-            .collect();
-        self.run(&ck, y0, timings, t0)
+        let y0 = targets(&km.labels);
+        self.run(&mut KernelStep::new(&self.svr, &ck), y0, timings, t0)
     }
 
+    /// The alternation from `y0` with the SVR `step` (kernel or linear), shared by both
+    /// paths.
     fn run(
         &self,
-        k: &CheckedKernel<'_>,
+        step: &mut impl SvrStep,
         y0: Vec<f64>,
         mut timings: Timings,
         t0: Instant,
     ) -> Result<Clustering<IterSvrDiagnostics>> {
-        let n = k.size();
+        let n = y0.len();
         let ell = self.balance * n as f64;
         let (lo, hi) = positives_range(n, ell)?;
         if y0.iter().all(|&t| t == y0[0]) {
@@ -262,19 +335,30 @@ impl IterSvr {
         }
         let mut it = Alternation::new(y0);
         while it.n_iter < self.max_iter && !it.converged {
-            timings.time("svm", || it.step(&self.svr, k, lo, hi))?;
+            timings.time("svm", || it.step(step, lo, hi))?;
         }
         timings.set_wall(t0.elapsed().as_secs_f64());
         let diag = IterSvrDiagnostics {
             initial_labels: clusters(&it.y0),
             changes: it.changes,
             outputs: it.f,
+            linear_path: step.is_linear(),
+            svr_converged: it.svr_converged,
+            svr_epochs: step.epochs(),
         };
         Ok(Clustering::new(clusters(&it.y), 2, diag)
             .with_objective(it.objective)
             .with_iterations(it.n_iter, it.converged)
             .with_timings(timings))
     }
+}
+
+/// The SVR targets of a k-means start: cluster 1 → +1, every other → −1.
+fn targets(labels: &[usize]) -> Vec<f64> {
+    labels
+        .iter()
+        .map(|&c| if c == 1 { 1.0 } else { -1.0 })
+        .collect()
 }
 
 /// The state of the SVR / relabelling alternation.
@@ -288,6 +372,55 @@ struct Alternation {
     f: Vec<f64>,
     n_iter: usize,
     converged: bool,
+    svr_converged: bool,
+}
+
+/// One SVR fit of the alternation: its dual objective (maximisation form), outputs f and
+/// coefficients β (the next warm start).
+pub(crate) struct SvrFit {
+    objective: f64,
+    prediction: Vec<f64>,
+    coef: Vec<f64>,
+    converged: bool,
+}
+
+/// The SVR of the alternation on targets y, warm-started from β.
+pub(crate) trait SvrStep {
+    fn fit(&mut self, y: &[f64], warm: Option<&[f64]>) -> Result<SvrFit>;
+    /// Whether this is the linear feature-space path.
+    fn is_linear(&self) -> bool;
+    /// Coordinate-descent epochs so far (0 for SMO).
+    fn epochs(&self) -> usize;
+}
+
+/// The kernel path's SVR: [`EpsSvr`] on a checked kernel.
+struct KernelStep<'a> {
+    svr: &'a EpsSvr,
+    k: &'a CheckedKernel<'a>,
+}
+
+impl<'a> KernelStep<'a> {
+    fn new(svr: &'a EpsSvr, k: &'a CheckedKernel<'a>) -> Self {
+        Self { svr, k }
+    }
+}
+
+impl SvrStep for KernelStep<'_> {
+    fn fit(&mut self, y: &[f64], warm: Option<&[f64]>) -> Result<SvrFit> {
+        let m = self.svr.solve(self.k, y, warm)?;
+        Ok(SvrFit {
+            objective: m.objective,
+            prediction: m.prediction,
+            coef: m.coef,
+            converged: m.converged,
+        })
+    }
+    fn is_linear(&self) -> bool {
+        false
+    }
+    fn epochs(&self) -> usize {
+        0
+    }
 }
 
 impl Alternation {
@@ -302,15 +435,17 @@ impl Alternation {
             f: Vec::new(),
             n_iter: 0,
             converged: false,
+            svr_converged: true,
         }
     }
 
     /// One SVR on the current labels (warm-started from the previous β) and one
     /// relabelling; sets `converged` at a fixed point, a 2-cycle (the later labels are
     /// kept) or a one-class relabelling (the previous labels are kept).
-    fn step(&mut self, svr: &EpsSvr, k: &CheckedKernel<'_>, lo: usize, hi: usize) -> Result<()> {
+    fn step(&mut self, svr: &mut impl SvrStep, lo: usize, hi: usize) -> Result<()> {
         self.n_iter += 1;
-        let model = svr.solve(k, &self.y, self.warm.as_deref())?;
+        let model = svr.fit(&self.y, self.warm.as_deref())?;
+        self.svr_converged &= model.converged;
         self.objective.push(model.objective);
         let next = relabel(&model.prediction, lo, hi)?;
         self.f = model.prediction;
@@ -334,15 +469,21 @@ impl Alternation {
 
 mkc_core::clusterer! {
     IterSvr, "itersvr", IterSvrDiagnostics;
-    /// See [`IterSvr`]: the kernel k-means start, then the alternation.
+    /// See [`IterSvr`]: the kernel k-means start (k-means on the features on the linear
+    /// path), then the alternation.
     fn fit(&self, data, n_clusters, seed) {
         let t0 = Instant::now();
         check_binary("itersvr", data, n_clusters)?;
+        if self.linear_path(data) {
+            let x = data.require_features("itersvr")?;
+            return self.fit_linear(x, Start::KMeans, seed, t0);
+        }
         let k = data.one_kernel("itersvr")?;
         self.fit_kernel(k.as_mat(), seed, t0)
     }
     /// The kernel (or the mean of the kernels) is formed once and shared by the
-    /// restarts; each run's wall time includes an equal share of forming it.
+    /// restarts; each run's wall time includes an equal share of forming it. On the
+    /// linear path every run prepares the features itself (O(nd)).
     fn fit_restarts(&self, data, n_clusters, seeds) {
         mkc_core::one_kernel_restarts(self, data, n_clusters, seeds)
     }

@@ -212,8 +212,14 @@ fn bad_inputs_are_typed_errors() {
     }
     let xf = Mat::from_fn(10, 2, |i, j| (i + j) as f64);
     let features = KernelSet::from_features(xf.as_ref()).unwrap();
+    // Features only: the kernel path has no kernel (the default runs the linear path,
+    // tests/itersvr_linear.rs).
+    let kernel_path = IterSvrParams::new()
+        .path(mkc_rmkc::itersvr::IterSvrPath::Kernel)
+        .check()
+        .unwrap();
     assert!(matches!(
-        it.fit(&features, 2, 0),
+        kernel_path.fit(&features, 2, 0),
         Err(Error::InvalidInput { .. })
     ));
     let one = vec![Mat::from_fn(1, 1, |_, _| 1.0)];

@@ -1,0 +1,200 @@
+//! iterSVR's linear feature-space path: it runs the kernel path's algorithm on the linear
+//! kernel without forming it (same labels, same outputs to the solvers' tolerance), the
+//! path choice leaves every kernel input on the kernel path, determinism, restarts, the
+//! balance bound, and typed errors.
+
+mod common;
+
+use common::{balance, blobs, clusters, noisy_labels};
+use faer::{Mat, MatRef};
+use mkc_core::{Clusterer, Diagnostics, Error, KernelSet, ParamGuard};
+use mkc_rmkc::itersvr::IterSvrPath;
+use mkc_rmkc::IterSvrParams;
+
+/// n x 3 samples: two blobs in the first two coordinates, a third correlated one, all
+/// shifted away from the origin (the linear path centres; the kernel path must not care).
+fn features(n: usize, sep: f64, seed: u64) -> Mat<f64> {
+    let x = blobs(n, sep, seed);
+    Mat::from_fn(n, 3, |i, j| match j {
+        0 => x[i][0] + 3.0,
+        1 => x[i][1] - 1.0,
+        _ => 0.5 * x[i][0] - 0.3 * x[i][1] + 2.0,
+    })
+}
+
+fn linear_kernel(x: MatRef<'_, f64>) -> Vec<Mat<f64>> {
+    let k = x * x.transpose();
+    vec![Mat::from_fn(x.nrows(), x.nrows(), |i, j| {
+        0.5 * (k[(i, j)] + k[(j, i)])
+    })]
+}
+
+fn tight(c: f64) -> IterSvrParams {
+    IterSvrParams::new().c(c).balance(0.1).svm_tol(1e-9)
+}
+
+/// From the same labels, the feature path and the kernel path on `K = XXᵀ` solve the
+/// same SVRs: the same relabellings at every iteration, the same outputs and objectives
+/// to the solvers' tolerance.
+#[test]
+fn feature_path_equals_kernel_path_on_the_linear_kernel() {
+    for (seed, c, sep) in [(1u64, 1.0, 1.0), (2, 10.0, 0.6), (3, 0.1, 1.5)] {
+        let n = 40;
+        let x = features(n, sep, seed);
+        let ks = linear_kernel(x.as_ref());
+        let by_kernel = KernelSet::new(&ks).unwrap();
+        let by_features = KernelSet::from_features(x.as_ref()).unwrap();
+        let it = tight(c).check().unwrap();
+        let start = clusters(&noisy_labels(n, &[0, 3, 21, 22, 30, 35]));
+        let kf = it.fit_from(&by_kernel, &start).unwrap();
+        let lf = it.fit_from(&by_features, &start).unwrap();
+        assert!(!kf.diagnostics.linear_path && lf.diagnostics.linear_path);
+        assert!(lf.diagnostics.svr_converged);
+        assert_eq!(lf.labels, kf.labels, "seed {seed} C {c}");
+        assert_eq!(lf.diagnostics.changes, kf.diagnostics.changes);
+        assert_eq!((lf.iterations, lf.converged), (kf.iterations, kf.converged));
+        for (a, b) in lf.objective.iter().zip(&kf.objective) {
+            assert!(
+                (a - b).abs() <= 1e-6 * (1.0 + b.abs()),
+                "objective {a} vs {b}"
+            );
+        }
+        for (a, b) in lf.diagnostics.outputs.iter().zip(&kf.diagnostics.outputs) {
+            assert!((a - b).abs() <= 1e-5, "output {a} vs {b}");
+        }
+    }
+}
+
+/// Through `fit`: k-means on the features starts where kernel k-means on `XXᵀ` does
+/// (the same seeding draws and Lloyd steps on separated blobs), and the runs agree.
+#[test]
+fn fit_starts_from_kmeans_as_the_kernel_path_does() {
+    let n = 60;
+    let x = features(n, 2.0, 7);
+    let ks = linear_kernel(x.as_ref());
+    let by_kernel = KernelSet::new(&ks).unwrap();
+    let by_features = KernelSet::from_features(x.as_ref()).unwrap();
+    let it = tight(1.0).check().unwrap();
+    for seed in [0u64, 4, 9] {
+        let kf = it.fit(&by_kernel, 2, seed).unwrap();
+        let lf = it.fit(&by_features, 2, seed).unwrap();
+        assert_eq!(
+            lf.diagnostics.initial_labels, kf.diagnostics.initial_labels,
+            "seed {seed}"
+        );
+        assert_eq!(lf.labels, kf.labels, "seed {seed}");
+        let phases: Vec<&str> = lf.timings.phases().iter().map(|p| p.0).collect();
+        assert_eq!(phases, ["features", "kmeans", "svm"]);
+    }
+}
+
+/// `Auto` reads the kernel whenever there is one (features or not); `Linear` needs
+/// features, `Kernel` needs a kernel.
+#[test]
+fn the_path_choice() {
+    let n = 30;
+    let x = features(n, 1.0, 3);
+    let ks = linear_kernel(x.as_ref());
+    let both = KernelSet::new(&ks)
+        .unwrap()
+        .with_features(x.as_ref())
+        .unwrap();
+    let kernel_only = KernelSet::new(&ks).unwrap();
+    let features_only = KernelSet::from_features(x.as_ref()).unwrap();
+    let auto = IterSvrParams::new().check().unwrap();
+    let a = auto.fit(&both, 2, 1).unwrap();
+    let k = IterSvrParams::new()
+        .path(IterSvrPath::Kernel)
+        .fit(&kernel_only, 2, 1)
+        .unwrap();
+    assert!(!a.diagnostics.linear_path);
+    assert_eq!(a.labels, k.labels);
+    assert_eq!(a.objective, k.objective);
+    assert_eq!(a.diagnostics.entries(), k.diagnostics.entries());
+    assert_eq!(k.diagnostics.entries().len(), 1);
+    let forced = IterSvrParams::new()
+        .path(IterSvrPath::Linear)
+        .fit(&both, 2, 1)
+        .unwrap();
+    let l = auto.fit(&features_only, 2, 1).unwrap();
+    assert!(forced.diagnostics.linear_path && l.diagnostics.linear_path);
+    assert_eq!(forced.labels, l.labels);
+    let names: Vec<String> = l.diagnostics.entries().into_iter().map(|e| e.0).collect();
+    assert_eq!(
+        names,
+        ["relabelled", "linear_path", "svr_converged", "svr_epochs"]
+    );
+    assert!(l.diagnostics.svr_epochs > 0);
+    for e in [
+        IterSvrParams::new()
+            .path(IterSvrPath::Linear)
+            .fit(&kernel_only, 2, 1)
+            .unwrap_err(),
+        IterSvrParams::new()
+            .path(IterSvrPath::Kernel)
+            .fit(&features_only, 2, 1)
+            .unwrap_err(),
+    ] {
+        assert!(matches!(e, Error::InvalidInput { .. }), "{e:?}");
+    }
+}
+
+#[test]
+fn deterministic_restarts_and_the_balance_bound() {
+    let n = 51;
+    let x = features(n, 0.4, 11);
+    let data = KernelSet::from_features(x.as_ref()).unwrap();
+    for frac in [0.03, 0.3] {
+        let it = IterSvrParams::new().c(5.0).balance(frac).check().unwrap();
+        let a = it.fit(&data, 2, 3).unwrap();
+        let b = it.fit(&data, 2, 3).unwrap();
+        assert_eq!(a.labels, b.labels);
+        assert_eq!(a.objective, b.objective);
+        assert_eq!(a.diagnostics.outputs, b.diagnostics.outputs);
+        let runs = it.fit_restarts(&data, 2, &[8, 3]);
+        let r = runs[1].as_ref().unwrap();
+        assert_eq!((&r.labels, &r.objective), (&a.labels, &a.objective));
+        let ell = (frac * n as f64).max(1.0);
+        assert!(balance(&a.labels).abs() <= ell + 1e-9);
+        // Unbalanced start: the first relabelling already meets the bound.
+        let mut y0 = vec![1; n];
+        y0[..5].iter_mut().for_each(|t| *t = 0);
+        let f = it.fit_from(&data, &y0).unwrap();
+        assert!(balance(&f.labels).abs() <= ell + 1e-9);
+    }
+}
+
+#[test]
+fn bad_input_gives_typed_errors() {
+    let e = IterSvrParams::new().max_epochs(0).check().unwrap_err();
+    assert!(
+        matches!(&e, Error::InvalidParam { name, .. } if name == "max_epochs"),
+        "{e:?}"
+    );
+    let e = IterSvrParams::new().svm_tol(0.0).check().unwrap_err();
+    assert!(matches!(e, Error::InvalidParam { .. }), "{e:?}");
+    let x = features(20, 1.0, 2);
+    let data = KernelSet::from_features(x.as_ref()).unwrap();
+    let it = IterSvrParams::new().check().unwrap();
+    assert!(matches!(
+        it.fit(&data, 3, 0),
+        Err(Error::InvalidParam { .. })
+    ));
+    let y = clusters(&noisy_labels(20, &[]));
+    assert!(matches!(
+        it.fit_from(&data, &y[..19]),
+        Err(Error::Shape { .. })
+    ));
+    assert!(matches!(
+        it.fit_from(&data, &[0; 20]),
+        Err(Error::InvalidInput { .. })
+    ));
+    assert!(matches!(
+        it.fit_from(&data, &[2; 20]),
+        Err(Error::InvalidInput { .. })
+    ));
+    // Every sample equal: the features carry nothing, k-means finds one cluster.
+    let flat = Mat::from_fn(20, 3, |_, _| 1.0);
+    let flat_set = KernelSet::from_features(flat.as_ref()).unwrap();
+    assert!(it.fit(&flat_set, 2, 0).is_err());
+}
