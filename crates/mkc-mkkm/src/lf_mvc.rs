@@ -54,7 +54,8 @@ crate::family_params! {
     /// assert!(LfMvcParams::new().lambda(-1.0).validate_params().is_err());
     /// ```
     pub struct LfMvcParams => LfMvc, "lf-mvc" {
-        /// Weight λ ≥ 0 of the alignment with the average kernel's partition. Default 2.
+        /// Weight λ ≥ 0 of the alignment with the average kernel's partition (the authors'
+        /// grid 2^-15 … 2^15; the SimpleMKKM authors' Flower17 call: 2). Default 2.
         lambda: f64 = 2.0,
         /// Stop when the relative objective change is below this (from the third
         /// iteration). Default 1e-6 (authors).

@@ -67,7 +67,9 @@ pub fn check_regularised(lambda: f64, tol: f64, max_iter: usize, zero_weight: f6
 /// the fields listed, each with its default after `=`, followed by the three every method
 /// shares — `preprocessing` (default centre, then unit diagonal), `eigen`
 /// ([`default_eigen_options`]) and `labels` (the final k-means) —, `new()` with the
-/// defaults (and `Default`), a setter per field, and [`ParamGuard`] whose `check` runs
+/// defaults (and `Default`), a setter per field (documented with the field's docs),
+/// [`Reflect`](mkc_core::params::Reflect) (the fields' names, kinds, defaults and docs,
+/// the three shared ones last), and [`ParamGuard`] whose `check` runs
 /// [`check_common`], then the block given, then returns `Checked { params }` with the
 /// checked eigensolver options; and the contract through `clusterer_via_check!`.
 ///
@@ -99,14 +101,14 @@ macro_rules! family_params {
     (
         $(#[$m:meta])*
         pub struct $name:ident => $checked:ident, $registry:literal {
-            $( $(#[$fm:meta])* $field:ident : $ty:ty = $default:expr ),* $(,)?
+            $( $(#[$($fa:tt)*])* $field:ident : $ty:ty = $default:expr ),* $(,)?
         }
         check(&$s:ident) $check:block
     ) => {
         $(#[$m])*
         #[derive(Clone, Debug, PartialEq)]
         pub struct $name {
-            $( $(#[$fm])* pub $field: $ty, )*
+            $( $(#[$($fa)*])* pub $field: $ty, )*
             /// Kernel preprocessing. Default centre, then unit diagonal (the authors' code).
             pub preprocessing: $crate::preprocess::Preprocessing,
             /// Eigensolver options of the H step ([`default_eigen_options`]($crate::params::default_eigen_options)).
@@ -131,20 +133,21 @@ macro_rules! family_params {
                     labels: $crate::labels::LabelOptions::default(),
                 }
             }
-            $(
-                #[doc = concat!("Sets `", stringify!($field), "`.")]
-                pub fn $field(mut self, value: $ty) -> Self {
-                    self.$field = value;
-                    self
-                }
-            )*
             mkc_core::setters! {
+                reflect reflect_fields;
+                $( $(#[$($fa)*])* $field: $ty, )*
                 /// Sets `preprocessing`.
                 preprocessing: $crate::preprocess::Preprocessing,
                 /// Sets `eigen`.
                 eigen: $crate::params::EigenOptions,
                 /// Sets `labels`.
                 labels: $crate::labels::LabelOptions,
+            }
+        }
+
+        impl mkc_core::params::Reflect for $name {
+            fn param_info() -> Vec<mkc_core::params::ParamInfo> {
+                Self::new().reflect_fields()
             }
         }
 
@@ -172,9 +175,10 @@ family_params! {
     /// Parameters of MKKM (Huang et al., 2012) as in the SimpleMKKM authors' baseline
     /// code, unchecked.
     pub struct MkkmParams => Mkkm, "mkkm" {
-        /// Stop when the relative objective change is below this. Default 1e-4.
+        /// Stop when the relative objective change is below this. Default 1e-4 (the
+        /// authors' baseline).
         tol: f64 = 1e-4,
-        /// Iteration cap. Default 50.
+        /// Iteration cap. Default 50 (the authors' baseline).
         max_iter: usize = 50,
     }
     check(&self) { check_stopping(self.tol, self.max_iter) }
@@ -190,7 +194,8 @@ family_params! {
     /// assert!(MkkmMirParams::new().lambda(-1.0).validate_params().is_err());
     /// ```
     pub struct MkkmMirParams => MkkmMir, "mkkm-mir" {
-        /// Regularisation weight λ ≥ 0 (0 gives MKKM with the QP weight update). Default 1.
+        /// Regularisation weight λ ≥ 0 of `(λ/2) γᵀMγ`, `M_pq = tr(K_p K_q)` (0 gives MKKM
+        /// with the QP weight update); the authors search 2^-15 … 2^10. Default 1.
         lambda: f64 = 1.0,
         /// Stop when the relative objective change is below this (after ≥ 3 iterations).
         /// Default 1e-6 (authors).

@@ -3,9 +3,8 @@
 //! (KAMM-R, same options as SimpleMKKM), or minimised over γ by alternation (KAMM-A).
 //! Reconstructed (no authors' code); deterministic, restarts share the optimisation.
 
-use super::mkkm::{family, with_labels};
+use super::mkkm::{family, with_labels, LABEL_PARAMS};
 use super::simplemkkm::{simplemkkm_params, SIMPLEMKKM_PARAMS};
-use crate::params::{ParamKind, ParamSpec};
 use mkc_simplemkkm::{KammAParams, KammRParams};
 
 adapter! {
@@ -16,14 +15,8 @@ adapter! {
     |p| KammRParams::new().algorithm(simplemkkm_params(p)?)
 }
 
-#[rustfmt::skip]
-const KAMM_A_PARAMS: [ParamSpec; 2] = [
-    ParamSpec::new("tol", ParamKind::Float, "1e-4", "stop at relative change of J < tol (ours: MKKM's baseline rule)"),
-    ParamSpec::new("max_iter", ParamKind::Int, "50", "iteration cap (ours: MKKM's baseline)"),
-];
-
 adapter! {
     /// KAMM-A: SimpleMKKM's min-max objective by alternation.
-    KammA, "kamm-a", "KAMM-A (SimpleMKKM's Table 3): SimpleMKKM's objective by alternation (H = top-k eigenvectors, then γ_p ∝ 1/tr(Hᵀ K_p H))", with_labels(&KAMM_A_PARAMS),
-    KammAParams::new() => [tol, max_iter] then |b, p| family(b, p)?
+    KammA, "kamm-a", "KAMM-A (SimpleMKKM's Table 3): SimpleMKKM's objective by alternation (H = top-k eigenvectors, then γ_p ∝ 1/tr(Hᵀ K_p H))",
+    reflect KammAParams + LABEL_PARAMS => [tol, max_iter] then |b, p| family(b, p)?
 }

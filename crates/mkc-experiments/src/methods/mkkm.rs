@@ -70,35 +70,14 @@ pub(super) fn labels_and_prep(p: &ParamSet) -> Result<(LabelOptions, Preprocessi
     Ok((opts, prep))
 }
 
-const MKKM_PARAMS: [ParamSpec; 2] = [
-    ParamSpec::new(
-        "tol",
-        ParamKind::Float,
-        "1e-4",
-        "stop at relative objective change < tol (authors' baseline)",
-    ),
-    ParamSpec::new(
-        "max_iter",
-        ParamKind::Int,
-        "50",
-        "iteration cap (authors' baseline)",
-    ),
-];
-
 adapter! {
     /// MKKM (Huang et al., 2012) as in the SimpleMKKM authors' baseline.
-    Mkkm, "mkkm", "MKKM (Huang et al. 2012): alternate relaxed kernel k-means and closed-form weights of Σ γ_p² K_p", with_labels(&MKKM_PARAMS),
-    MkkmParams::new() => [tol, max_iter] then |b, p| family(b, p)?
+    Mkkm, "mkkm", "MKKM (Huang et al. 2012): alternate relaxed kernel k-means and closed-form weights of Σ γ_p² K_p",
+    reflect MkkmParams + LABEL_PARAMS => [tol, max_iter] then |b, p| family(b, p)?
 }
-
-const MKKM_MIR_PARAMS: [ParamSpec; 3] = [
-    ParamSpec::new("lambda", ParamKind::Float, "1", "regularisation weight λ of (λ/2) γᵀMγ, M_pq = tr(K_p K_q) (the authors search 2^-15 … 2^10)"),
-    ParamSpec::new("tol", ParamKind::Float, "1e-6", "stop at relative objective change < tol after 3 iterations (authors)"),
-    ParamSpec::new("max_iter", ParamKind::Int, "100", "iteration cap (authors: none)"),
-];
 
 adapter! {
     /// MKKM-MiR (Liu et al., AAAI 2016), matrix-induced regularisation.
-    MkkmMir, "mkkm-mir", "MKKM-MiR (Liu et al. 2016): MKKM with the matrix-induced regulariser (λ/2) γᵀMγ, weights by a simplex QP", with_labels(&MKKM_MIR_PARAMS),
-    MkkmMirParams::new() => [lambda, tol, max_iter] then |b, p| family(b, p)?
+    MkkmMir, "mkkm-mir", "MKKM-MiR (Liu et al. 2016): MKKM with the matrix-induced regulariser (λ/2) γᵀMγ, weights by a simplex QP",
+    reflect MkkmMirParams + LABEL_PARAMS => [lambda, tol, max_iter] then |b, p| family(b, p)?
 }

@@ -2,27 +2,11 @@
 //! ℓ2-norm weights. No tuned hyper-parameter (the authors' package: 10 iterations,
 //! tolerance 1e-4); the weights and H are computed once, k-means per seed.
 
-use super::mkkm::{family, with_labels};
-use crate::params::{ParamKind, ParamSpec};
+use super::mkkm::{family, LABEL_PARAMS};
 use mkc_mkkm::MkkmMmParams;
-
-const PARAMS: [ParamSpec; 2] = [
-    ParamSpec::new(
-        "tol",
-        ParamKind::Float,
-        "1e-4",
-        "stop at ‖θ_new − θ_old‖₂ < tol (authors' epsilon)",
-    ),
-    ParamSpec::new(
-        "max_iter",
-        ParamKind::Int,
-        "10",
-        "cap on the H steps, the first included (authors' iter.max)",
-    ),
-];
 
 adapter! {
     /// MKKM-MM, the min–max formulation (SimpleMKKM's eq. (3)).
-    MkkmMm, "mkkm-mm", "MKKM-MM (Bang et al. 2018): min over H of max over ℓ2-norm weights of tr(Σ θ_p K_p (I − HHᵀ)), θ = a/‖a‖ in closed form", with_labels(&PARAMS),
-    MkkmMmParams::new() => [tol, max_iter] then |b, p| family(b, p)?
+    MkkmMm, "mkkm-mm", "MKKM-MM (Bang et al. 2018): min over H of max over ℓ2-norm weights of tr(Σ θ_p K_p (I − HHᵀ)), θ = a/‖a‖ in closed form",
+    reflect MkkmMmParams + LABEL_PARAMS => [tol, max_iter] then |b, p| family(b, p)?
 }

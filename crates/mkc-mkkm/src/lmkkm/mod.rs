@@ -67,9 +67,11 @@ crate::family_params! {
     /// assert!(LmkkmParams::new().qp_tol(0.0).validate_params().is_err());
     /// ```
     pub struct LmkkmParams => Lmkkm, "lmkkm" {
-        /// Number of alternations (the authors' `iteration_count`; their demo: 10).
+        /// Number of alternations, no convergence test (the authors' `iteration_count`;
+        /// their demo: 10).
         iterations: usize = 10,
-        /// Projected-gradient tolerance of each Θ-step QP. Default 1e-6.
+        /// Projected-gradient tolerance of each Θ-step QP (FISTA; the authors use MOSEK).
+        /// Default 1e-6.
         qp_tol: f64 = 1e-6,
         /// FISTA iteration cap of each Θ-step QP. Default 500.
         qp_max_iter: usize = 500,
