@@ -1,10 +1,11 @@
 //! Algorithm 1: the cutting plane over label vectors, on either α-solver.
 
 use crate::ascent::refine;
+use crate::fit::LgmmcDiagnostics;
 use crate::labels::{labels_from_mu, top_eigenvector};
 use crate::mlkl::{kkt_residual, minimise_mu, MklCounters};
 use crate::params::{LabelRule, Lgmmc};
-use crate::solver::AlphaSolver;
+use crate::solver::{AlphaProblem, AlphaSolver};
 use crate::violated::most_violated;
 use mkc_core::{Result, Timings};
 
@@ -45,27 +46,13 @@ impl StopReason {
 pub(crate) struct LgmmcFit {
     /// Cluster labels in {0, 1} by the [`LabelRule`].
     pub labels: Vec<usize>,
-    /// The working set C of label vectors ŷ_t ∈ B, in order of generation (one of each
-    /// pair ±ŷ).
-    pub label_vectors: Vec<Vec<f64>>,
-    /// μ on the simplex, one weight per label vector.
-    pub mu: Vec<f64>,
-    /// α of the last α-step.
-    pub alpha: Vec<f64>,
     /// J of eq. (7) after each round; non-increasing.
     pub objective_trace: Vec<f64>,
     /// Cutting-plane rounds.
     pub rounds: usize,
-    /// Why the loop stopped.
-    pub stop: StopReason,
-    /// α-solves and inner-solver iterations in all.
-    pub counters: MklCounters,
-    /// Whether every α-solve met its tolerance.
-    pub solvers_converged: bool,
-    /// Relative KKT residual of μ after the last round.
-    pub mkl_residual: f64,
-    /// Number of explicit features used by eq. (13).
-    pub feature_dim: usize,
+    /// The working set, μ, α, the stopping reason and the solvers' counts
+    /// (`linear_path` is set by the caller).
+    pub diag: LgmmcDiagnostics,
 }
 
 /// The label vectors and their weights μ while Algorithm 1 runs.
@@ -112,7 +99,9 @@ impl Lgmmc {
             labels: vec![first],
             mu: vec![1.0],
         };
-        let mut step = timings.time("mkl", || solver.solve(&set.labels, &set.mu, None))?;
+        let mut step = timings.time("mkl", || {
+            solver.solve(AlphaProblem::cold(&set.labels, &set.mu))
+        })?;
         let mut counters = MklCounters::new(&step);
         let mut all_converged = step.converged;
         let mut trace: Vec<f64> = Vec::new();
@@ -157,18 +146,23 @@ impl Lgmmc {
             step.terms.push(v);
         }
         let labels = timings.time("labels", || self.read_labels(solver, &set, &step.alpha))?;
-        Ok(LgmmcFit {
-            labels,
+        let diag = LgmmcDiagnostics {
             mkl_residual: kkt_residual(&step.terms, &set.mu),
             feature_dim: solver.features().ncols(),
             label_vectors: set.labels,
             mu: set.mu,
             alpha: step.alpha,
+            stop,
+            alpha_solves: counters.solves,
+            inner_iterations: counters.inner,
+            solvers_converged: all_converged,
+            linear_path: false,
+        };
+        Ok(LgmmcFit {
+            labels,
             objective_trace: trace,
             rounds,
-            stop,
-            counters,
-            solvers_converged: all_converged,
+            diag,
         })
     }
 

@@ -15,14 +15,48 @@ use faer::{Mat, MatRef};
 use mkc_core::{Error, Result};
 use mkc_linalg::eigen::{self, EigenOptions};
 
-/// Descending top eigenpairs of `k` carrying `1 − energy_tol` of its trace (at most
-/// `max_rank`, at least one): (values, vectors n x r).
-fn top_pairs(
-    k: MatRef<'_, f64>,
-    energy_tol: f64,
-    max_rank: usize,
-    seed: u64,
-) -> Result<(Vec<f64>, Mat<f64>)> {
+/// How many eigenpairs of a kernel make its explicit features: the smallest rank r whose
+/// eigenvalues carry a fraction `1 − energy_tol` of the trace, at most `max_rank` (ours;
+/// defaults 1e-3 and 300). `energy_tol = 0` and `max_rank ≥ n` keep the whole kernel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FeatureRank {
+    /// Fraction of the trace the dropped eigenvalues may carry, in [0, 1).
+    pub energy_tol: f64,
+    /// Cap on the rank, ≥ 1.
+    pub max_rank: usize,
+}
+
+impl Default for FeatureRank {
+    fn default() -> Self {
+        Self {
+            energy_tol: 1e-3,
+            max_rank: 300,
+        }
+    }
+}
+
+impl FeatureRank {
+    /// Errors ([`Error::InvalidParam`]): `energy_tol` outside [0, 1), `max_rank` = 0.
+    pub fn check(&self) -> Result<()> {
+        mkc_core::mkc_ensure!(self.max_rank >= 1, param "max_rank", self.max_rank, "must be at least 1");
+        if !(self.energy_tol.is_finite() && (0.0..1.0).contains(&self.energy_tol)) {
+            return Err(Error::param(
+                "energy_tol",
+                self.energy_tol,
+                "must lie in [0, 1)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Descending top eigenpairs of `k` by [`FeatureRank`] (at least one): (values, vectors
+/// n x r).
+fn top_pairs(k: MatRef<'_, f64>, rank: FeatureRank, seed: u64) -> Result<(Vec<f64>, Mat<f64>)> {
+    let FeatureRank {
+        energy_tol,
+        max_rank,
+    } = rank;
     let n = k.nrows();
     let trace: f64 = (0..n).map(|i| k[(i, i)]).sum();
     if trace.is_nan() || trace <= 0.0 {
@@ -66,14 +100,9 @@ fn top_pairs(
 }
 
 /// The authors' package's features: the symmetric square root `U_r Λ_r^½ U_rᵀ` (n x n)
-/// of the kernel as given (with its bias), r as in [`kernel_features`].
-pub fn kernel_sqrt_features(
-    k: MatRef<'_, f64>,
-    energy_tol: f64,
-    max_rank: usize,
-    seed: u64,
-) -> Result<Mat<f64>> {
-    let (values, u) = top_pairs(k, energy_tol, max_rank, seed)?;
+/// of the kernel as given (with its bias), r by [`FeatureRank`].
+pub fn kernel_sqrt_features(k: MatRef<'_, f64>, rank: FeatureRank, seed: u64) -> Result<Mat<f64>> {
+    let (values, u) = top_pairs(k, rank, seed)?;
     let n = k.nrows();
     let scaled = Mat::from_fn(n, values.len(), |i, c| u[(i, c)] * values[c].sqrt());
     let mut f = Mat::<f64>::zeros(n, n);
@@ -88,18 +117,13 @@ pub fn kernel_sqrt_features(
     Ok(f)
 }
 
-/// Features `U_r Λ_r^½` (n x r) of the centred kernel `HkH`.
-pub fn kernel_features(
-    k: MatRef<'_, f64>,
-    energy_tol: f64,
-    max_rank: usize,
-    seed: u64,
-) -> Result<Mat<f64>> {
+/// Features `U_r Λ_r^½` (n x r) of the centred kernel `HkH`, r by [`FeatureRank`].
+pub fn kernel_features(k: MatRef<'_, f64>, rank: FeatureRank, seed: u64) -> Result<Mat<f64>> {
     let n = k.nrows();
     let mut kc = k.to_owned();
     mkc_linalg::center_in_place(kc.as_mut())?;
     let k = kc.as_ref();
-    let (values, vectors) = top_pairs(k, energy_tol, max_rank, seed)?;
+    let (values, vectors) = top_pairs(k, rank, seed)?;
     let r = values.len();
     let scale: Vec<f64> = values[..r].iter().map(|v| v.sqrt()).collect();
     Ok(Mat::from_fn(n, r, |i, c| vectors[(i, c)] * scale[c]))

@@ -4,9 +4,10 @@ use crate::cutting_plane::{LgmmcFit, StopReason};
 use crate::features::{kernel_features, kernel_sqrt_features};
 use crate::kernel_path::KernelSolver;
 use crate::linear_path::LinearSolver;
-use crate::params::{FeatureMap, Lgmmc, LgmmcParams, LgmmcPath};
+use crate::params::{FeatureMap, Lgmmc, LgmmcParams};
+use crate::path::InputPath;
 use faer::{Mat, MatRef};
-use mkc_core::{check_binary, Clustering, Diagnostics, KernelSet, Result, Timings};
+use mkc_core::{check_binary, Clustering, Diagnostics, Result, Timings};
 use mkc_svm::CheckedKernel;
 
 /// What an LG-MMC fit learned besides the labels, and how it got there.
@@ -41,7 +42,7 @@ pub struct LgmmcDiagnostics {
     /// Number of explicit features searched by eq. (13) (the eigen-rank r on the kernel
     /// path, the non-constant feature columns on the linear path).
     pub feature_dim: usize,
-    /// Whether the linear feature-space path ran ([`LgmmcPath`]).
+    /// Whether the linear feature-space path ran ([`LgmmcPath`](crate::LgmmcPath)).
     pub linear_path: bool,
 }
 
@@ -88,59 +89,61 @@ mkc_core::clusterer! {
         check_binary("LG-MMC", data, n_clusters)?;
         let t0 = std::time::Instant::now();
         let mut timings = Timings::default();
-        let linear = self.linear_path(data);
-        let fit = if linear {
-            let x = data.require_features("lgmmc")?;
-            self.run_linear(x, seed, &mut timings)?
+        let linear = self.p.path.is_linear(data);
+        let kernel;
+        let input = if linear {
+            Input::Features(data.require_features("lgmmc")?)
         } else {
-            let k = data.one_kernel("lgmmc")?;
-            self.run_kernel(k.as_mat(), seed, &mut timings)?
+            kernel = data.one_kernel("lgmmc")?;
+            Input::Kernel(kernel.as_mat())
         };
+        let fit = self.run(input, seed, &mut timings)?;
         timings.set_wall(t0.elapsed().as_secs_f64());
         let diag = LgmmcDiagnostics {
-            label_vectors: fit.label_vectors,
-            mu: fit.mu,
-            alpha: fit.alpha,
-            stop: fit.stop,
-            alpha_solves: fit.counters.solves,
-            inner_iterations: fit.counters.inner,
-            solvers_converged: fit.solvers_converged,
-            mkl_residual: fit.mkl_residual,
-            feature_dim: fit.feature_dim,
             linear_path: linear,
+            ..fit.diag
         };
+        let converged = diag.stop.converged();
         Ok(Clustering::new(fit.labels, 2, diag)
             .with_objective(fit.objective_trace)
-            .with_iterations(fit.rounds, fit.stop.converged())
+            .with_iterations(fit.rounds, converged)
             .with_timings(timings))
     }
 }
 
 mkc_core::clusterer_via_check!(LgmmcParams, "lgmmc");
 
-impl Lgmmc {
-    /// Whether `data` goes to the linear feature-space path ([`LgmmcPath`]).
-    fn linear_path(&self, data: &KernelSet<'_>) -> bool {
-        match self.p.path {
-            LgmmcPath::Linear => true,
-            LgmmcPath::Kernel => false,
-            LgmmcPath::Auto => {
-                data.features().is_some()
-                    && (data.is_empty() || (data.len() == 1 && data.names()[0].ends_with("linear")))
-            }
-        }
-    }
+/// What Algorithm 1 runs on.
+#[derive(Clone, Copy)]
+pub(crate) enum Input<'a> {
+    /// A precomputed kernel (n x n, without the bias b).
+    Kernel(MatRef<'a, f64>),
+    /// Samples as rows (n x d), for the linear kernel in feature space.
+    Features(MatRef<'a, f64>),
+}
 
-    /// Algorithm 1 on a precomputed kernel `k` (validated by the kernel set). The bias b
-    /// is added to every entry for the α-steps; eq. (13) runs on the features of
-    /// [`FeatureMap`].
-    pub(crate) fn run_kernel(
+impl Lgmmc {
+    /// Algorithm 1 on `input` (validated by the kernel set). A precomputed kernel gets
+    /// the bias b added to every entry for the α-steps, and eq. (13) runs on the features
+    /// of [`FeatureMap`]; the samples run the linear kernel `K = XXᵀ + b` in feature space
+    /// (no n x n matrix), eq. (13) on the columns of X.
+    pub(crate) fn run(
         &self,
-        k: MatRef<'_, f64>,
+        input: Input<'_>,
         seed: u64,
         timings: &mut Timings,
     ) -> Result<LgmmcFit> {
         let p = &self.p;
+        let k = match input {
+            Input::Kernel(k) => k,
+            Input::Features(x) => {
+                let beta = self.beta(x.nrows())?;
+                let mut solver = timings.time("features", || {
+                    LinearSolver::new(x, p.center, p.bias, p.c, p.solver_tol, seed)
+                })?;
+                return self.cutting_plane(&mut solver, beta, timings);
+            }
+        };
         let owned;
         let kb = if p.bias != 0.0 {
             owned = Mat::from_fn(k.nrows(), k.ncols(), |i, j| k[(i, j)] + p.bias);
@@ -148,30 +151,25 @@ impl Lgmmc {
         } else {
             k
         };
-        let checked = CheckedKernel::new(kb)?;
-        let beta = self.beta(checked.size())?;
-        let f = timings.time("features", || match p.feature_map {
-            FeatureMap::Pca => kernel_features(k, p.energy_tol, p.max_rank, seed),
-            FeatureMap::Sqrt => kernel_sqrt_features(kb, p.energy_tol, p.max_rank, seed),
-        })?;
-        let mut solver = KernelSolver::new(checked, p.c, p.solver_tol, f);
-        self.cutting_plane(&mut solver, beta, timings)
+        let features = || match p.feature_map {
+            FeatureMap::Pca => kernel_features(k, p.rank, seed),
+            FeatureMap::Sqrt => kernel_sqrt_features(kb, p.rank, seed),
+        };
+        self.run_on_kernel(kb, features, timings)
     }
 
-    /// Algorithm 1 with the linear kernel `K = XXᵀ + b` on the samples `x` (rows, n x d,
-    /// validated by the kernel set), in feature space (no n x n matrix); eq. (13) runs
-    /// on the columns of X.
-    pub(crate) fn run_linear(
+    /// Algorithm 1 on the kernel `kb` (with its bias) and the features of eq. (13) that
+    /// `features` computes (phase "features").
+    fn run_on_kernel(
         &self,
-        x: MatRef<'_, f64>,
-        seed: u64,
+        kb: MatRef<'_, f64>,
+        features: impl FnOnce() -> Result<Mat<f64>>,
         timings: &mut Timings,
     ) -> Result<LgmmcFit> {
-        let p = &self.p;
-        let beta = self.beta(x.nrows())?;
-        let mut solver = timings.time("features", || {
-            LinearSolver::new(x, p.center, p.bias, p.c, p.solver_tol, seed)
-        })?;
+        let checked = CheckedKernel::new(kb)?;
+        let beta = self.beta(checked.size())?;
+        let f = timings.time("features", features)?;
+        let mut solver = KernelSolver::new(checked, self.p.c, self.p.solver_tol, f);
         self.cutting_plane(&mut solver, beta, timings)
     }
 
@@ -183,9 +181,6 @@ impl Lgmmc {
         k: MatRef<'_, f64>,
         f: Mat<f64>,
     ) -> Result<LgmmcFit> {
-        let checked = CheckedKernel::new(k)?;
-        let beta = self.beta(checked.size())?;
-        let mut solver = KernelSolver::new(checked, self.p.c, self.p.solver_tol, f);
-        self.cutting_plane(&mut solver, beta, &mut Timings::default())
+        self.run_on_kernel(k, || Ok(f), &mut Timings::default())
     }
 }

@@ -7,7 +7,7 @@
 //! ρ at α = 1/n), so the tolerance is relative to the scale of the problem and matches
 //! the linear path's.
 
-use crate::solver::{AlphaSolver, AlphaStep};
+use crate::solver::{AlphaProblem, AlphaSolver, AlphaStep};
 use faer::{Mat, MatRef};
 use mkc_core::{ParamGuard, Result};
 use mkc_svm::{CheckedKernel, SimplexSquaredHingeParams};
@@ -52,12 +52,8 @@ impl AlphaSolver for KernelSolver<'_> {
         self.k.size()
     }
 
-    fn solve(
-        &mut self,
-        labels: &[Vec<f64>],
-        mu: &[f64],
-        warm: Option<&AlphaStep>,
-    ) -> Result<AlphaStep> {
+    fn solve(&mut self, problem: AlphaProblem<'_>) -> Result<AlphaStep> {
+        let AlphaProblem { labels, mu, warm } = problem;
         let scale = match warm {
             Some(w) => w.rho,
             None => self.initial_rho(&labels[0]),

@@ -119,16 +119,18 @@ mod labels;
 mod linear_path;
 mod mlkl;
 mod params;
+mod path;
 mod solver;
 #[cfg(test)]
 mod tests;
 mod violated;
 
 pub use cutting_plane::StopReason;
-pub use features::{kernel_features, kernel_sqrt_features};
+pub use features::{kernel_features, kernel_sqrt_features, FeatureRank};
 pub use fit::LgmmcDiagnostics;
 pub use labels::{labels_from_mu, top_eigenvector};
 pub use params::{Balance, FeatureMap, LabelRule, Lgmmc, LgmmcParams, LgmmcPath};
+pub use path::InputPath;
 pub use violated::{most_violated, plus_range, solve_lp, solve_lp_tiebreak, Violated};
 
 /// The method API and this crate's parameters: `use mkc_lgmmc::prelude::*;`.

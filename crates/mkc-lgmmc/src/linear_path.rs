@@ -29,7 +29,7 @@
 //! column is constant, so it would win the ∞-norm of eq. (13) with a label vector that
 //! only reflects the sizes of the α_i.
 
-use crate::solver::{AlphaSolver, AlphaStep};
+use crate::solver::{AlphaProblem, AlphaSolver, AlphaStep};
 use faer::{linalg::matmul::matmul, Accum, Mat, MatRef, Par};
 use mkc_core::{Error, Result};
 use rand::seq::SliceRandom;
@@ -338,12 +338,8 @@ impl AlphaSolver for LinearSolver {
 
     /// Outer loop: the full gradient by one product, the convergence test on all
     /// coordinates, then coordinate descent on the support and the KKT violators.
-    fn solve(
-        &mut self,
-        labels: &[Vec<f64>],
-        mu: &[f64],
-        warm: Option<&AlphaStep>,
-    ) -> Result<AlphaStep> {
+    fn solve(&mut self, problem: AlphaProblem<'_>) -> Result<AlphaStep> {
+        let AlphaProblem { labels, mu, warm } = problem;
         let mut d = self.start(labels, mu, warm)?;
         let mut z = Mat::<f64>::zeros(self.n, d.active.len());
         let mut index: Vec<usize> = Vec::with_capacity(self.n);

@@ -18,7 +18,7 @@
 //! term is larger — after `mkl_max_iter` steps, or when no trial step decreases J.
 
 use crate::params::LgmmcParams;
-use crate::solver::{AlphaSolver, AlphaStep};
+use crate::solver::{AlphaProblem, AlphaSolver, AlphaStep};
 use mkc_core::Result;
 
 /// Sufficient-decrease constant of the Armijo rule.
@@ -131,7 +131,7 @@ pub(crate) fn minimise_mu<S: AlphaSolver>(
             });
             let s: f64 = next.iter().sum();
             next.iter_mut().for_each(|v| *v /= s);
-            let step = solver.solve(labels, &next, Some(&cur))?;
+            let step = solver.solve(AlphaProblem::cold(labels, &next).from(&cur))?;
             count.solves += 1;
             count.inner += step.iterations;
             if step.objective <= cur.objective + ARMIJO * gamma * slope {

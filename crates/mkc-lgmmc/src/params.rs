@@ -1,5 +1,6 @@
 //! Hyperparameters of LG-MMC ([`LgmmcParams`], checked once into [`Lgmmc`]).
 
+use crate::features::FeatureRank;
 use mkc_core::{validate, Error, ParamGuard, Result};
 
 /// How the class balance β of the label set `B = {ŷ ∈ {±1}ⁿ : −β ≤ 1ᵀŷ ≤ β}` is given.
@@ -17,6 +18,25 @@ impl Balance {
         match self {
             Balance::Absolute(b) => b,
             Balance::Fraction(f) => f * n as f64,
+        }
+    }
+
+    /// Errors ([`Error::InvalidParam`] "balance"): a value that is not finite, negative,
+    /// or zero when `positive` is asked; a fraction ≥ 1 (a bound ≥ n admits the
+    /// one-cluster labelling). GMMC and CPMMC check their balance ℓ here too.
+    pub fn check(self, positive: bool) -> Result<()> {
+        let sign = if positive {
+            validate::positive
+        } else {
+            validate::non_negative
+        };
+        match self {
+            Balance::Absolute(b) => sign("balance", b),
+            Balance::Fraction(f) => {
+                sign("balance", f)?;
+                mkc_core::mkc_ensure!(f < 1.0, param "balance", f, "a fraction of n must be < 1 (a bound ≥ n admits the one-cluster labelling)");
+                Ok(())
+            }
         }
     }
 }
@@ -61,110 +81,76 @@ pub enum LgmmcPath {
     Auto,
 }
 
-/// Unchecked LG-MMC parameters (builder). Defaults: the authors' released package v0.1
-/// (and its copy in felixyu/pSVM) where it has one, else ours, stated on each method.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LgmmcParams {
-    pub(crate) c: f64,
-    pub(crate) balance: Balance,
-    pub(crate) bias: f64,
-    pub(crate) max_iter: usize,
-    pub(crate) tol: f64,
-    pub(crate) mkl_max_iter: usize,
-    pub(crate) mkl_tol: f64,
-    pub(crate) solver_tol: f64,
-    pub(crate) energy_tol: f64,
-    pub(crate) max_rank: usize,
-    pub(crate) path: LgmmcPath,
-    pub(crate) label_rule: LabelRule,
-    pub(crate) center: bool,
-    pub(crate) feature_map: FeatureMap,
-    pub(crate) initial_labels: Option<Vec<f64>>,
-    pub(crate) refine_steps: usize,
-}
+crate::input_path!(LgmmcPath);
 
-impl Default for LgmmcParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl LgmmcParams {
-    /// C = 1, β = 0.03 n, bias 1, 20 cutting-plane rounds, relative tolerance 0.01,
-    /// 3 μ-steps per round (the package's values).
-    pub fn new() -> Self {
-        Self {
-            c: 1.0,
-            balance: Balance::Fraction(0.03),
-            bias: 1.0,
-            max_iter: 20,
-            tol: 1e-2,
-            mkl_max_iter: 3,
-            mkl_tol: 1e-2,
-            solver_tol: 1e-2,
-            energy_tol: 1e-3,
-            max_rank: 300,
-            path: LgmmcPath::Auto,
-            label_rule: LabelRule::Decision,
-            center: true,
-            feature_map: FeatureMap::Pca,
-            initial_labels: None,
-            refine_steps: 0,
-        }
-    }
-    mkc_core::setters! {
+mkc_core::params! {
+    /// Unchecked LG-MMC parameters (builder). Defaults: the authors' released package v0.1
+    /// (and its copy in felixyu/pSVM) where it has one, else ours, stated on each method.
+    pub struct LgmmcParams {
         /// Regularisation C > 0 of eq. (1) (package default 1; the paper's grid
         /// {0.1, 0.5, 1, 5, 10, 100}).
-        c: f64,
+        pub(crate) c: f64 = 1.0,
         /// Class balance β of the label set B (Section 2).
-        balance: Balance,
+        pub(crate) balance: Balance = Balance::Fraction(0.03),
         /// Constant b ≥ 0 added to the kernel, `K + b·11ᵀ` (the package's `bias = 1`); the
         /// linear path appends the feature √b to every sample, which is the same kernel.
-        bias: f64,
+        pub(crate) bias: f64 = 1.0,
         /// Cap on cutting-plane rounds of Algorithm 1 (package default 20; the paper's
         /// Figure 1: never more than 20 needed).
-        max_iter: usize,
+        pub(crate) max_iter: usize = 20,
         /// Algorithm 1 stops when the objective of eq. (7) decreases by less than
         /// `tol · |J|` in a round (package: 0.01; the paper says "until convergence").
-        tol: f64,
+        pub(crate) tol: f64 = 1e-2,
         /// Cap on reduced-gradient steps of the multiple label-kernel problem per round
         /// (package: 3; the paper, Section 3.6: "a maximum of five iterations is good enough").
-        mkl_max_iter: usize,
+        pub(crate) mkl_max_iter: usize = 3,
         /// The MKL step stops when the label terms `½αᵀ(K∘y_t y_tᵀ)α` of the kernels in use
         /// agree to `mkl_tol` relative to the largest (the KKT condition of eq. 7 in μ).
-        mkl_tol: f64,
+        pub(crate) mkl_tol: f64 = 1e-2,
         /// Relative KKT tolerance of the α-solvers: violation ≤ `solver_tol · ρ` with ρ the
         /// margin of eq. (1) (SMO on the kernel path, dual coordinate descent on the linear path).
-        solver_tol: f64,
-        /// Kernel path: explicit features for eq. (13) are `U_r Λ_r^½` of the kernel
-        /// (footnote 1), with r the smallest rank whose eigenvalues carry a fraction
-        /// `1 − energy_tol` of the trace (ours; default 1e-3)…
-        energy_tol: f64,
-        /// … but at most `max_rank` (default 300).
-        max_rank: usize,
+        pub(crate) solver_tol: f64 = 1e-2,
         /// Linear path: centre the feature columns before `K = XXᵀ + b` (default true,
         /// ours; see the `linear_path` module docs). The kernel path takes K as given.
-        center: bool,
+        pub(crate) center: bool = true,
         /// Kernel path: the explicit features of eq. (13) (default [`FeatureMap::Pca`]).
-        feature_map: FeatureMap,
+        pub(crate) feature_map: FeatureMap = FeatureMap::Pca,
         /// How labels are read off M (default [`LabelRule::Decision`], as the authors' code;
         /// the paper's text describes [`LabelRule::Eigenvector`]. On MNIST 1 vs 7, linear,
         /// C = 1: 3.4% error against 6.9%).
-        label_rule: LabelRule,
+        pub(crate) label_rule: LabelRule = LabelRule::Decision,
         /// Start Algorithm 1 from this label vector (±1 entries, in the balance set B)
         /// instead of the paper's Step 1, the most violated ŷ at α = 1/n (default). Eq. (7)
         /// is convex in M, so the start changes only where the stopping rules cut the
         /// iteration short and which label vectors enter M; used to ask whether a start at
         /// the true classes ends at a better objective (`lgmmc_margin_check` example).
         /// The length and the balance are checked when fitting.
-        initial_labels: Option<Vec<f64>>,
+        pub(crate) initial_labels: Option<Vec<f64>> = None,
         /// Ascent steps that refine the most violated label vector of eq. (13) on the
         /// ℓ2 objective of eq. (11) (ours; default 0 = the paper; see the `ascent` module
         /// docs in the crate source). Each step costs one kernel product over the support of α.
-        refine_steps: usize,
+        pub(crate) refine_steps: usize = 0,
         /// The kernel path or the linear feature-space path ([`LgmmcPath`], default
         /// [`LgmmcPath::Auto`]).
-        path: LgmmcPath,
+        pub(crate) path: LgmmcPath = LgmmcPath::Auto,
+        ;
+        pub(crate) rank: FeatureRank = FeatureRank::default(),
+    }
+    /// C = 1, β = 0.03 n, bias 1, 20 cutting-plane rounds, relative tolerance 0.01,
+    /// 3 μ-steps per round (the package's values).
+    new;
+    reflect also rank_params;
+}
+
+impl LgmmcParams {
+    mkc_core::setters! {
+        reflect rank_params;
+        /// Kernel path: explicit features for eq. (13) are `U_r Λ_r^½` of the kernel
+        /// (footnote 1), with r the smallest rank whose eigenvalues carry a fraction
+        /// `1 − energy_tol` of the trace (ours; default 1e-3)…
+        energy_tol: f64 => rank,
+        /// … but at most `max_rank` (default 300).
+        max_rank: usize => rank,
     }
 }
 
@@ -178,33 +164,14 @@ impl ParamGuard for LgmmcParams {
     type Checked = Lgmmc;
     fn check(&self) -> Result<Lgmmc> {
         validate::positive("C", self.c)?;
-        match self.balance {
-            Balance::Absolute(b) => validate::non_negative("balance", b)?,
-            Balance::Fraction(f) => {
-                validate::non_negative("balance", f)?;
-                if f >= 1.0 {
-                    return Err(Error::param(
-                        "balance",
-                        f,
-                        "a fraction of n must be < 1 (β ≥ n admits the one-cluster labelling)",
-                    ));
-                }
-            }
-        }
+        self.balance.check(false)?;
         validate::non_negative("bias", self.bias)?;
         mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
         mkc_core::mkc_ensure!(self.mkl_max_iter >= 1, param "mkl_max_iter", self.mkl_max_iter, "must be at least 1");
-        mkc_core::mkc_ensure!(self.max_rank >= 1, param "max_rank", self.max_rank, "must be at least 1");
         validate::non_negative("tol", self.tol)?;
         validate::non_negative("mkl_tol", self.mkl_tol)?;
         validate::positive("solver_tol", self.solver_tol)?;
-        if !(self.energy_tol.is_finite() && (0.0..1.0).contains(&self.energy_tol)) {
-            return Err(Error::param(
-                "energy_tol",
-                self.energy_tol,
-                "must lie in [0, 1)",
-            ));
-        }
+        self.rank.check()?;
         if let Some(y) = &self.initial_labels {
             validate::binary_labels("initial_labels", y).map_err(|e| {
                 Error::param(

@@ -23,17 +23,42 @@ pub(crate) struct AlphaStep {
     pub converged: bool,
 }
 
+/// One α-step to take: the label vectors ŷ_t, their weights μ and an optional warm start.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AlphaProblem<'a> {
+    /// The working set's label vectors.
+    pub labels: &'a [Vec<f64>],
+    /// μ, one weight per label vector.
+    pub mu: &'a [f64],
+    /// The previous step, to start from.
+    pub warm: Option<&'a AlphaStep>,
+}
+
+impl<'a> AlphaProblem<'a> {
+    /// Without a warm start.
+    pub(crate) fn cold(labels: &'a [Vec<f64>], mu: &'a [f64]) -> Self {
+        Self {
+            labels,
+            mu,
+            warm: None,
+        }
+    }
+
+    /// Warm-started from `step`.
+    pub(crate) fn from(self, step: &'a AlphaStep) -> Self {
+        Self {
+            warm: Some(step),
+            ..self
+        }
+    }
+}
+
 /// An inner solver of eq. (7) for a fixed kernel.
 pub(crate) trait AlphaSolver {
     /// Number of samples.
     fn n(&self) -> usize;
-    /// Solve at weights `mu` over the label vectors `labels`, warm-started from `warm`.
-    fn solve(
-        &mut self,
-        labels: &[Vec<f64>],
-        mu: &[f64],
-        warm: Option<&AlphaStep>,
-    ) -> Result<AlphaStep>;
+    /// Solve `problem` (eq. 3 at its weights μ over its label vectors).
+    fn solve(&mut self, problem: AlphaProblem<'_>) -> Result<AlphaStep>;
     /// `½ (α∘y)ᵀ K (α∘y)`: the right-hand side of the constraint of eq. (6) for label
     /// vector `y`, without the `αᵀα/C` part (eq. 11, halved).
     fn violation(&self, alpha: &[f64], y: &[f64]) -> Result<f64>;

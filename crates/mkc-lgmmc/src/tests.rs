@@ -2,22 +2,23 @@
 //! Algorithm 1 on both paths.
 
 use crate::cutting_plane::LgmmcFit;
+use crate::fit::Input;
 use crate::kernel_path::KernelSolver;
 use crate::linear_path::LinearSolver;
 use crate::params::{Balance, Lgmmc, LgmmcParams};
-use crate::solver::AlphaSolver;
+use crate::solver::{AlphaProblem, AlphaSolver};
 use faer::{Mat, MatRef};
 use mkc_core::{ParamGuard, Result, Timings};
 use mkc_svm::CheckedKernel;
 
 /// The linear path's engine (seed 0).
 fn linear(p: &Lgmmc, x: MatRef<'_, f64>) -> Result<LgmmcFit> {
-    p.run_linear(x, 0, &mut Timings::default())
+    p.run(Input::Features(x), 0, &mut Timings::default())
 }
 
 /// The kernel path's engine (seed 0).
 fn kernel(p: &Lgmmc, k: MatRef<'_, f64>) -> Result<LgmmcFit> {
-    p.run_kernel(k, 0, &mut Timings::default())
+    p.run(Input::Kernel(k), 0, &mut Timings::default())
 }
 
 fn lcg(state: &mut u64) -> f64 {
@@ -60,8 +61,8 @@ fn feature_space_and_kernel_alpha_steps_agree() {
         let mut lin = LinearSolver::new(x.as_ref(), false, 1.0, c, 1e-10, 0).unwrap();
         let kc = CheckedKernel::new(k.as_ref()).unwrap();
         let mut ker = KernelSolver::new(kc, c, 1e-10, x.clone());
-        let a = lin.solve(&labels, &mu, None).unwrap();
-        let b = ker.solve(&labels, &mu, None).unwrap();
+        let a = lin.solve(AlphaProblem::cold(&labels, &mu)).unwrap();
+        let b = ker.solve(AlphaProblem::cold(&labels, &mu)).unwrap();
         assert!(
             a.converged && b.converged,
             "C={c}: {} {} / {} {}",
@@ -87,8 +88,12 @@ fn feature_space_and_kernel_alpha_steps_agree() {
         let vb = ker.violation(&a.alpha, &labels[1]).unwrap();
         assert!((va - vb).abs() < 1e-10 * vb.max(1e-10));
         // Warm start from the other solution reaches the same point.
-        let w = lin.solve(&labels, &[0.2, 0.3, 0.5], Some(&a)).unwrap();
-        let cold = lin.solve(&labels, &[0.2, 0.3, 0.5], None).unwrap();
+        let w = lin
+            .solve(AlphaProblem::cold(&labels, &[0.2, 0.3, 0.5]).from(&a))
+            .unwrap();
+        let cold = lin
+            .solve(AlphaProblem::cold(&labels, &[0.2, 0.3, 0.5]))
+            .unwrap();
         assert!((w.objective - cold.objective).abs() < 1e-9 * cold.objective.abs());
     }
 }
@@ -111,16 +116,16 @@ fn both_paths_run_algorithm_1_identically() {
         let f = x.clone();
         let a = linear(&p, x.as_ref()).unwrap();
         let b = p.run_kernel_with_features(k.as_ref(), f).unwrap();
-        assert_eq!(a.label_vectors, b.label_vectors, "seed {seed}");
+        assert_eq!(a.diag.label_vectors, b.diag.label_vectors, "seed {seed}");
         assert_eq!(a.labels, b.labels);
         assert_eq!(a.objective_trace.len(), b.objective_trace.len());
         for (u, v) in a.objective_trace.iter().zip(&b.objective_trace) {
             assert!((u - v).abs() < 1e-6 * v.abs(), "{u} vs {v}");
         }
-        for (u, v) in a.mu.iter().zip(&b.mu) {
+        for (u, v) in a.diag.mu.iter().zip(&b.diag.mu) {
             assert!((u - v).abs() < 1e-6, "μ {u} vs {v}");
         }
-        for (u, v) in a.alpha.iter().zip(&b.alpha) {
+        for (u, v) in a.diag.alpha.iter().zip(&b.diag.alpha) {
             assert!((u - v).abs() < 1e-6);
         }
     }
@@ -146,13 +151,14 @@ fn cutting_plane_objective_is_monotone_and_mu_on_simplex() {
                 "seed {seed} C={c}: {:?}",
                 fit.objective_trace
             );
-            assert!((fit.mu.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-            assert!(fit.mu.iter().all(|&m| m >= 0.0));
+            assert!((fit.diag.mu.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            assert!(fit.diag.mu.iter().all(|&m| m >= 0.0));
             assert!(fit
+                .diag
                 .label_vectors
                 .iter()
                 .all(|y| y.iter().sum::<f64>().abs() <= 0.3 * 60.0));
-            assert!((fit.alpha.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+            assert!((fit.diag.alpha.iter().sum::<f64>() - 1.0).abs() < 1e-9);
             // The blobs are found.
             let agree = fit
                 .labels
@@ -186,7 +192,7 @@ fn gaussian_kernel_path_clusters_two_rings_apart() {
     let fit = kernel(&p, k.as_ref()).unwrap();
     assert!(fit.labels[..20].iter().all(|&l| l == fit.labels[0]));
     assert!(fit.labels[20..].iter().all(|&l| l != fit.labels[0]));
-    assert!(fit.feature_dim >= 1 && fit.feature_dim <= n);
+    assert!(fit.diag.feature_dim >= 1 && fit.diag.feature_dim <= n);
     // Deterministic.
     let again = kernel(&p, k.as_ref()).unwrap();
     assert_eq!(fit.labels, again.labels);
@@ -198,10 +204,14 @@ fn kernel_features_factor_the_centred_kernel_and_sqrt_features_the_kernel() {
     let x = blobs(20, 3, 8);
     let k = linear_kernel(&x, 0.5);
     let n = 20;
-    let f = crate::kernel_features(k.as_ref(), 1e-12, 50, 0).unwrap();
+    let rank = crate::FeatureRank {
+        energy_tol: 1e-12,
+        max_rank: 50,
+    };
+    let f = crate::kernel_features(k.as_ref(), rank, 0).unwrap();
     let mut kc = k.clone();
     mkc_linalg::center_in_place(kc.as_mut()).unwrap();
-    let s = crate::kernel_sqrt_features(k.as_ref(), 1e-12, 50, 0).unwrap();
+    let s = crate::kernel_sqrt_features(k.as_ref(), rank, 0).unwrap();
     for i in 0..n {
         for j in 0..n {
             let ff: f64 = (0..f.ncols()).map(|c| f[(i, c)] * f[(j, c)]).sum();
@@ -300,7 +310,7 @@ fn initial_labels_start_the_working_set_and_are_validated() {
         .check()
         .unwrap();
     let fit = linear(&p, x.as_ref()).unwrap();
-    assert_eq!(fit.label_vectors[0], truth);
+    assert_eq!(fit.diag.label_vectors[0], truth);
     let run = |y: Vec<f64>| {
         LgmmcParams::new()
             .balance(Balance::Fraction(0.1))
@@ -328,7 +338,7 @@ fn refined_cutting_plane_is_monotone() {
         .unwrap();
     let fit = linear(&p, x.as_ref()).unwrap();
     assert!(fit.objective_trace.windows(2).all(|w| w[1] <= w[0] + 1e-12));
-    for y in &fit.label_vectors {
+    for y in &fit.diag.label_vectors {
         assert!(y.iter().sum::<f64>().abs() <= 6.0);
     }
 }
@@ -357,7 +367,7 @@ fn contract_fit_equals_the_engine_on_both_paths() {
     let cases = [
         (
             KernelSet::from_features(x.as_ref()).unwrap(),
-            checked.run_linear(x.as_ref(), seed, &mut Timings::default()),
+            checked.run(Input::Features(x.as_ref()), seed, &mut Timings::default()),
         ),
         (
             KernelSet::new(&lin)
@@ -366,14 +376,14 @@ fn contract_fit_equals_the_engine_on_both_paths() {
                 .unwrap()
                 .with_features(x.as_ref())
                 .unwrap(),
-            checked.run_linear(x.as_ref(), seed, &mut Timings::default()),
+            checked.run(Input::Features(x.as_ref()), seed, &mut Timings::default()),
         ),
         (
             KernelSet::new(&kernels)
                 .unwrap()
                 .with_features(x.as_ref())
                 .unwrap(),
-            checked.run_kernel(mean.as_ref(), seed, &mut Timings::default()),
+            checked.run(Input::Kernel(mean.as_ref()), seed, &mut Timings::default()),
         ),
     ];
     for (t, (data, engine)) in cases.into_iter().enumerate() {
@@ -383,9 +393,9 @@ fn contract_fit_equals_the_engine_on_both_paths() {
         assert!(fit.labels.iter().all(|&l| l < 2));
         assert_eq!(fit.objective, engine.objective_trace);
         assert_eq!(fit.iterations, engine.rounds);
-        assert_eq!(fit.converged, engine.stop.converged());
-        assert_eq!(fit.diagnostics.mu, engine.mu);
-        assert_eq!(fit.diagnostics.label_vectors, engine.label_vectors);
+        assert_eq!(fit.converged, engine.diag.stop.converged());
+        assert_eq!(fit.diagnostics.mu, engine.diag.mu);
+        assert_eq!(fit.diagnostics.label_vectors, engine.diag.label_vectors);
         assert_eq!(fit.diagnostics.linear_path, t < 2);
         assert!(fit.kernel_weights.is_none());
         let phases: Vec<&str> = fit.timings.phases().iter().map(|p| p.0).collect();

@@ -99,7 +99,7 @@ fn main() -> Result<()> {
             }],
             &[],
         )?;
-        mkc_lgmmc::kernel_features(k[0].as_ref(), 1e-3, 300, 0)?
+        mkc_lgmmc::kernel_features(k[0].as_ref(), Default::default(), 0)?
     };
     let rel = Relaxation::new(phi.as_ref(), c, frac * n as f64)?;
     let sol = BarrierSolver::default().solve(&rel, None)?;

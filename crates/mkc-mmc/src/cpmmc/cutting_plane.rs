@@ -15,6 +15,7 @@
 
 use super::cuts::CutSet;
 use super::dual::{solve_step, StepData};
+use super::fit::CpmmcDiagnostics;
 use super::gram::Gram;
 use super::params::{Cpmmc, CpmmcInit};
 use super::qp::dot;
@@ -44,31 +45,19 @@ impl CpmmcStop {
     }
 }
 
-/// The end state of the loop.
+/// The end state of the loop: P after every round (the working-set objective) and the
+/// diagnostics (`linear_path` is set by the caller).
 pub(crate) struct LoopResult {
-    /// Decision values `wᵀxᵢ + b`.
-    pub decision: Vec<f64>,
-    /// `‖w‖²`.
-    pub w_norm2: f64,
-    /// Centred bias b̃ (`b = b̃ − wᵀx̄`).
-    pub bias: f64,
-    /// The slack ξ of the working-set problem at the end.
-    pub xi: f64,
-    /// Violation of the last most violated constraint.
-    pub violation: f64,
-    /// P after every round (working-set objective).
     pub round_objective: Vec<f64>,
-    /// P after every CCCP step, all rounds.
-    pub cccp_objective: Vec<f64>,
-    /// Index into `cccp_objective` where each round starts (its start value is the
-    /// first entry of that round).
-    pub round_starts: Vec<usize>,
-    /// Cuts in the working set.
-    pub cuts: usize,
-    /// Interior-point iterations over all steps.
-    pub qp_iterations: usize,
-    /// Why the loop stopped.
-    pub stop: CpmmcStop,
+    pub diag: CpmmcDiagnostics,
+}
+
+/// The loop's counts and traces while it runs.
+#[derive(Default)]
+struct Progress {
+    cccp_objective: Vec<f64>,
+    round_starts: Vec<usize>,
+    qp_iterations: usize,
 }
 
 /// `ξ = max(0, max_j (c̄_j − (1/n) Σᵢ c_ij |fᵢ|))` of the working-set problem.
@@ -165,43 +154,44 @@ impl Cpmmc {
         let mut pt = timings.time("init", || self.start(gram, seed))?;
         let (first, mut violation) = most_violated(&pt.f);
         let mut cuts = CutSet::new(gram, first, signs(&pt.f));
-        let mut out = LoopResult {
-            decision: Vec::new(),
-            w_norm2: 0.0,
-            bias: 0.0,
-            xi: 0.0,
-            violation,
-            round_objective: Vec::new(),
-            cccp_objective: Vec::new(),
-            round_starts: Vec::new(),
-            cuts: 0,
-            qp_iterations: 0,
-            stop: CpmmcStop::MaxIter,
-        };
+        let mut progress = Progress::default();
+        let mut round_objective = Vec::new();
+        let mut stop = CpmmcStop::MaxIter;
         for _ in 0..p.max_iter {
-            out.round_starts.push(out.cccp_objective.len());
-            let obj = self.cccp(gram, &mut cuts, &mut pt, &mut out, timings)?;
-            out.round_objective.push(obj);
+            progress.round_starts.push(progress.cccp_objective.len());
+            let obj = self.cccp(gram, &mut cuts, &mut pt, &mut progress, timings)?;
+            round_objective.push(obj);
             let (c, v) = timings.time("violated", || most_violated(&pt.f));
             violation = v;
             let xi = working_set_slack(&cuts.cuts, &pt.f);
             if v <= xi + p.epsilon {
-                out.stop = CpmmcStop::Converged;
+                stop = CpmmcStop::Converged;
                 break;
             }
             if cuts.cuts.contains(&c) {
-                out.stop = CpmmcStop::RepeatedConstraint;
+                stop = CpmmcStop::RepeatedConstraint;
                 break;
             }
             timings.time("gram", || cuts.push(gram, c));
         }
-        out.xi = working_set_slack(&cuts.cuts, &pt.f);
-        out.violation = violation;
-        out.cuts = cuts.cuts.len();
-        out.w_norm2 = pt.w_norm2;
-        out.bias = pt.bias;
-        out.decision = pt.f;
-        Ok(out)
+        let diag = CpmmcDiagnostics {
+            cuts: cuts.cuts.len(),
+            cccp_steps: progress.cccp_objective.len() - round_objective.len(),
+            qp_iterations: progress.qp_iterations,
+            cccp_objective: progress.cccp_objective,
+            round_starts: progress.round_starts,
+            xi: working_set_slack(&cuts.cuts, &pt.f),
+            violation,
+            w_norm: pt.w_norm2.sqrt(),
+            centred_bias: pt.bias,
+            stop,
+            linear_path: false,
+            decision: pt.f,
+        };
+        Ok(LoopResult {
+            round_objective,
+            diag,
+        })
     }
 
     /// CCCP on the working set from `pt` (updated in place); pushes P of the start and
@@ -211,7 +201,7 @@ impl Cpmmc {
         gram: &dyn Gram,
         cuts: &mut CutSet,
         pt: &mut Point,
-        out: &mut LoopResult,
+        out: &mut Progress,
         timings: &mut Timings,
     ) -> Result<f64> {
         let p = &self.p;

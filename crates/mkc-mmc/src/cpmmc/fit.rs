@@ -2,8 +2,9 @@
 
 use super::cutting_plane::CpmmcStop;
 use super::gram::{FeatureGram, Gram, KernelGram};
-use super::params::{Cpmmc, CpmmcParams, CpmmcPath};
+use super::params::{Cpmmc, CpmmcParams};
 use mkc_core::{check_binary, Clusterer, Clustering, Diagnostics, KernelSet, Result, Timings};
+use mkc_lgmmc::InputPath;
 
 /// What a CPMMC fit ended with besides the labels.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +34,7 @@ pub struct CpmmcDiagnostics {
     pub centred_bias: f64,
     /// Why the cutting-plane loop stopped.
     pub stop: CpmmcStop,
-    /// Whether the linear feature-space path ran ([`CpmmcPath`]).
+    /// Whether the linear feature-space path ran ([`CpmmcPath`](super::CpmmcPath)).
     pub linear_path: bool,
 }
 
@@ -81,7 +82,7 @@ impl Clusterer for Cpmmc {
         check_binary("CPMMC", data, n_clusters)?;
         let t0 = std::time::Instant::now();
         let mut timings = Timings::default();
-        let linear = self.linear_path(data);
+        let linear = self.p.path.is_linear(data);
         let run = if linear {
             let x = data.require_features("cpmmc")?;
             self.cutting_plane(&FeatureGram::new(x) as &dyn Gram, seed, &mut timings)?
@@ -90,41 +91,23 @@ impl Clusterer for Cpmmc {
             self.cutting_plane(&KernelGram::new(k.as_mat()), seed, &mut timings)?
         };
         timings.set_wall(t0.elapsed().as_secs_f64());
-        let labels = run.decision.iter().map(|&f| usize::from(f > 0.0)).collect();
+        let labels = run
+            .diag
+            .decision
+            .iter()
+            .map(|&f| usize::from(f > 0.0))
+            .collect();
         let rounds = run.round_objective.len();
         let diag = CpmmcDiagnostics {
-            cuts: run.cuts,
-            cccp_steps: run.cccp_objective.len() - rounds,
-            qp_iterations: run.qp_iterations,
-            cccp_objective: run.cccp_objective,
-            round_starts: run.round_starts,
-            xi: run.xi,
-            violation: run.violation,
-            w_norm: run.w_norm2.sqrt(),
-            centred_bias: run.bias,
-            stop: run.stop,
             linear_path: linear,
-            decision: run.decision,
+            ..run.diag
         };
+        let converged = diag.stop != CpmmcStop::MaxIter;
         Ok(Clustering::new(labels, 2, diag)
             .with_objective(run.round_objective)
-            .with_iterations(rounds, run.stop != CpmmcStop::MaxIter)
+            .with_iterations(rounds, converged)
             .with_timings(timings))
     }
 }
 
 mkc_core::clusterer_via_check!(CpmmcParams, "cpmmc");
-
-impl Cpmmc {
-    /// Whether `data` goes to the linear feature-space path ([`CpmmcPath`]).
-    fn linear_path(&self, data: &KernelSet<'_>) -> bool {
-        match self.p.path {
-            CpmmcPath::Linear => true,
-            CpmmcPath::Kernel => false,
-            CpmmcPath::Auto => {
-                data.features().is_some()
-                    && (data.is_empty() || (data.len() == 1 && data.names()[0].ends_with("linear")))
-            }
-        }
-    }
-}

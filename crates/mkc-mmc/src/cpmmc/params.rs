@@ -1,6 +1,6 @@
 //! Hyperparameters of CPMMC ([`CpmmcParams`], checked once into [`Cpmmc`]).
 
-use mkc_core::{validate, Error, ParamGuard, Result};
+use mkc_core::{validate, ParamGuard, Result};
 
 /// Which input a CPMMC fit reads (see [`CpmmcParams::path`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -32,64 +32,36 @@ pub enum CpmmcInit {
     Pca,
 }
 
-/// Unchecked CPMMC parameters (builder). Defaults: C = 1 and ε = 0.01, β = 0.03 n,
-/// CCCP stopping at a relative decrease of 0.01 (`per_quit` of the authors' code), at
-/// most 20 CCCP steps per round and 200 cutting-plane rounds.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CpmmcParams {
-    pub(crate) c: f64,
-    pub(crate) balance: f64,
-    pub(crate) epsilon: f64,
-    pub(crate) cccp_tol: f64,
-    pub(crate) cccp_max_iter: usize,
-    pub(crate) max_iter: usize,
-    pub(crate) init: CpmmcInit,
-    pub(crate) path: CpmmcPath,
-}
+mkc_lgmmc::input_path!(CpmmcPath);
 
-impl Default for CpmmcParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl CpmmcParams {
-    /// The defaults listed on the type.
-    pub fn new() -> Self {
-        Self {
-            c: 1.0,
-            balance: 0.03,
-            epsilon: 0.01,
-            cccp_tol: 0.01,
-            cccp_max_iter: 20,
-            max_iter: 200,
-            init: CpmmcInit::Random,
-            path: CpmmcPath::Auto,
-        }
-    }
-
-    mkc_core::setters! {
+mkc_core::params! {
+    /// Unchecked CPMMC parameters (builder). Defaults: C = 1 and ε = 0.01, β = 0.03 n,
+    /// CCCP stopping at a relative decrease of 0.01 (`per_quit` of the authors' code), at
+    /// most 20 CCCP steps per round and 200 cutting-plane rounds.
+    pub struct CpmmcParams {
         /// C > 0 of eq. (9): it multiplies the *average* slack ξ, so CPMMC's C = 1 is an
         /// SVM's C = 1/n (LG-MMC's grid: 0.1, 0.5, 1, 5, 10, 100; default 1).
-        c: f64,
+        pub(crate) c: f64 = 1.0,
         /// Class balance ℓ of `−ℓ ≤ Σᵢ (wᵀxᵢ + b) ≤ ℓ` as a fraction of n, > 0 (LG-MMC's
         /// protocol: 0.03 for balanced data, 0.3 otherwise; default 0.03).
-        balance: f64,
+        pub(crate) balance: f64 = 0.03,
         /// Precision ε > 0: stop when the most violated constraint exceeds the slack ξ by
         /// at most ε (the paper's stopping rule; default 0.01).
-        epsilon: f64,
+        pub(crate) epsilon: f64 = 0.01,
         /// CCCP stops when its objective decreases by less than this fraction (the
         /// authors' `per_quit`, 0.01); ≥ 0.
-        cccp_tol: f64,
+        pub(crate) cccp_tol: f64 = 0.01,
         /// Cap on CCCP steps per cutting-plane round (≥ 1; default 20).
-        cccp_max_iter: usize,
+        pub(crate) cccp_max_iter: usize = 20,
         /// Cap on cutting-plane rounds (≥ 1; default 200).
-        max_iter: usize,
+        pub(crate) max_iter: usize = 200,
         /// Starting hyperplane ([`CpmmcInit`]).
-        init: CpmmcInit,
+        pub(crate) init: CpmmcInit = CpmmcInit::Random,
         /// Which input the fit reads ([`CpmmcPath`]).
-        path: CpmmcPath,
+        pub(crate) path: CpmmcPath = CpmmcPath::Auto,
     }
+    /// The defaults listed on the type.
+    new;
 }
 
 /// Checked CPMMC parameters: the [`mkc_core::Clusterer`] "cpmmc".
@@ -109,14 +81,7 @@ impl ParamGuard for CpmmcParams {
     type Checked = Cpmmc;
     fn check(&self) -> Result<Cpmmc> {
         validate::positive("C", self.c)?;
-        validate::positive("balance", self.balance)?;
-        if self.balance >= 1.0 {
-            return Err(Error::param(
-                "balance",
-                self.balance,
-                "a fraction of n must be < 1 (ℓ ≥ n admits the one-cluster solution)",
-            ));
-        }
+        mkc_lgmmc::Balance::Fraction(self.balance).check(true)?;
         validate::positive("epsilon", self.epsilon)?;
         validate::non_negative("cccp_tol", self.cccp_tol)?;
         mkc_core::mkc_ensure!(self.cccp_max_iter >= 1, param "cccp_max_iter", self.cccp_max_iter, "must be at least 1");

@@ -156,34 +156,24 @@ fn interior_point_rejects_bad_input() {
     );
 }
 
-/// The standard-form dual of one CCCP step (`dual` module) from `H`, `c̄`, `s̄`.
-fn cpmmc_dual(
-    h: Mat<f64>,
-    c_bar: Vec<f64>,
-    s_bar: Vec<f64>,
-    c: f64,
-    kappa: f64,
-) -> (Mat<f64>, Vec<f64>, Mat<f64>, Vec<f64>) {
-    StepData { h, c_bar, s_bar }.standard_form(c, kappa)
-}
-
-/// Converged to KKT residuals below 1e-8 and to the brute-force optimum.
-fn assert_optimal(
-    q: MatRef<'_, f64>,
-    c: &[f64],
-    a: MatRef<'_, f64>,
-    b: &[f64],
-    sol: &QpSolution,
-    what: &str,
-) {
-    let (rp, rd, comp) = kkt_residuals(q, c, a, b, sol);
+/// Solve the standard-form dual of one CCCP step (`dual` module) with data `H`, `c̄`,
+/// `s̄` at (C, κ) and check it: KKT residuals below 1e-8, the brute-force optimum.
+fn solve_cpmmc_dual(step: StepData, c: f64, kappa: f64, what: &str) -> QpSolution {
+    let (q, lin, a, b) = step.standard_form(c, kappa);
+    let (q, a) = (q.as_ref(), a.as_ref());
+    let sol = solve_std_qp(q, &lin, a, &b, 1e-10, 200).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let (rp, rd, comp) = kkt_residuals(q, &lin, a, &b, &sol);
     assert!(
         rp < 1e-8 && rd < 1e-8 && comp < 1e-8,
         "{what}: {rp} {rd} {comp}"
     );
     assert!(sol.x.iter().chain(&sol.z).all(|v| *v >= 0.0), "{what}");
-    let (ours, brute) = (qp_objective(q, c, &sol.x), brute_force_qp(q, c, a, b));
+    let (ours, brute) = (
+        qp_objective(q, &lin, &sol.x),
+        brute_force_qp(q, &lin, a, &b),
+    );
     assert!((ours - brute).abs() < 1e-7, "{what}: {ours} vs {brute}");
+    sol
 }
 
 /// The dual that stopped CPMMC on MNIST3vs8 (linear path, C = 5, β = 0.03n, seed 0 of the
@@ -203,9 +193,12 @@ fn interior_point_converges_on_the_mnist_3v8_dual_at_c_5() {
     let c_bar = vec![0.9999999999999999, 0.5149649147930688];
     let s_bar = vec![0.08219962766719233, 0.062294142918515476];
     let kappa = 0.03;
-    let (q, lin, a, b) = cpmmc_dual(h.clone(), c_bar.clone(), s_bar.clone(), 5.0, kappa);
-    let sol = solve_std_qp(q.as_ref(), &lin, a.as_ref(), &b, 1e-10, 200).unwrap();
-    assert_optimal(q.as_ref(), &lin, a.as_ref(), &b, &sol, "MNIST3vs8 C = 5");
+    let step = StepData {
+        h: h.clone(),
+        c_bar: c_bar.clone(),
+        s_bar: s_bar.clone(),
+    };
+    let sol = solve_cpmmc_dual(step, 5.0, kappa, "MNIST3vs8 C = 5");
     assert!(sol.iterations <= 30, "{} iterations", sol.iterations);
     // Closed form: H λ = c̄ − κ s̄ (2 × 2 inverse), ν₁ = s̄ᵀλ.
     let r = [c_bar[0] - kappa * s_bar[0], c_bar[1] - kappa * s_bar[1]];
@@ -252,17 +245,8 @@ fn interior_point_converges_on_cpmmc_duals_with_repeated_cuts() {
         let h = Mat::from_fn(m, m, |j, k| (0..d).map(|i| e[(i, j)] * e[(i, k)]).sum());
         let c = [0.1, 0.5, 1.0, 5.0, 10.0, 100.0][trial % 6];
         let kappa = [0.03, 0.3][(trial / 6) % 2];
-        let (q, lin, a, b) = cpmmc_dual(h, c_bar, s_bar, c, kappa);
-        let sol = solve_std_qp(q.as_ref(), &lin, a.as_ref(), &b, 1e-10, 200)
-            .unwrap_or_else(|err| panic!("trial {trial} (m = {m}, C = {c}): {err}"));
-        assert_optimal(
-            q.as_ref(),
-            &lin,
-            a.as_ref(),
-            &b,
-            &sol,
-            &format!("trial {trial}"),
-        );
+        let what = format!("trial {trial} (m = {m}, C = {c})");
+        solve_cpmmc_dual(StepData { h, c_bar, s_bar }, c, kappa, &what);
     }
 }
 
@@ -278,16 +262,7 @@ fn interior_point_converges_near_the_mnist_3v8_dual() {
         let h = Mat::from_fn(2, 2, |i, j| [[n0 * n0, g], [g, n1 * n1]][i][j]);
         let c_bar = vec![1.0, 0.515 * p()];
         let s_bar = vec![0.0822 * p(), 0.0623 * p()];
-        let (q, lin, a, b) = cpmmc_dual(h, c_bar, s_bar, 5.0, 0.03);
-        let sol = solve_std_qp(q.as_ref(), &lin, a.as_ref(), &b, 1e-10, 200)
-            .unwrap_or_else(|err| panic!("trial {trial}: {err}"));
-        assert_optimal(
-            q.as_ref(),
-            &lin,
-            a.as_ref(),
-            &b,
-            &sol,
-            &format!("trial {trial}"),
-        );
+        let what = format!("trial {trial}");
+        solve_cpmmc_dual(StepData { h, c_bar, s_bar }, 5.0, 0.03, &what);
     }
 }

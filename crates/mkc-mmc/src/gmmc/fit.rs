@@ -1,11 +1,12 @@
 //! GMMC through the workspace's method API: [`Gmmc`] is the [`mkc_core::Clusterer`] "gmmc".
 
 use super::barrier::RelaxationSolution;
-use super::params::{Gmmc, GmmcParams, GmmcPath};
+use super::params::{Gmmc, GmmcParams};
 use super::relaxation::Relaxation;
 use super::rounding::{balanced_labels, leading_direction, sign_labels};
 use faer::{Mat, MatRef};
 use mkc_core::{check_binary, Clustering, KernelSet, Result, Timings};
+use mkc_lgmmc::InputPath;
 
 mkc_core::diagnostics! {
     /// What a GMMC fit computed besides the labels.
@@ -25,7 +26,7 @@ mkc_core::diagnostics! {
         rank_one: f64,
         /// Number of feature columns r (the moment matrix is (r+1) x (r+1)).
         feature_dim: usize,
-        /// Whether the linear feature path ran ([`GmmcPath`]).
+        /// Whether the linear feature path ran ([`GmmcPath`](super::GmmcPath)).
         linear_path: bool,
         /// Why the barrier method stopped ([`super::StopReason::code`]).
         stop_reason: usize,
@@ -46,7 +47,7 @@ mkc_core::clusterer! {
         check_binary("GMMC", data, n_clusters)?;
         let t0 = std::time::Instant::now();
         let mut timings = Timings::default();
-        let linear = self.linear_path(data);
+        let linear = self.p.path.is_linear(data);
         let phi = timings.time("features", || self.features(data, linear, seed))?;
         let ell = self.ell(data.n())?;
         let rel = Relaxation::new(phi.as_ref(), self.p.c, ell)?;
@@ -92,18 +93,6 @@ pub(crate) fn labels_of(
 }
 
 impl Gmmc {
-    /// Whether `data` goes to the linear feature path ([`GmmcPath`]).
-    fn linear_path(&self, data: &KernelSet<'_>) -> bool {
-        match self.p.path {
-            GmmcPath::Linear => true,
-            GmmcPath::Kernel => false,
-            GmmcPath::Auto => {
-                data.features().is_some()
-                    && (data.is_empty() || (data.len() == 1 && data.names()[0].ends_with("linear")))
-            }
-        }
-    }
-
     /// The explicit features Φ of the relaxation: the set's features (linear path) or
     /// `U_r Λ_r^½` of the centred kernel (kernel path, `mkc_lgmmc::kernel_features`).
     fn features(&self, data: &KernelSet<'_>, linear: bool, seed: u64) -> Result<Mat<f64>> {
@@ -111,7 +100,7 @@ impl Gmmc {
             Ok(data.require_features("gmmc")?.to_owned())
         } else {
             let k = data.one_kernel("gmmc")?;
-            mkc_lgmmc::kernel_features(k.as_mat(), self.p.energy_tol, self.p.max_rank, seed)
+            mkc_lgmmc::kernel_features(k.as_mat(), self.p.rank, seed)
         }
     }
 
