@@ -1,6 +1,7 @@
 //! Loading a dataset row of a config: registry lookup, class and view subsets, feature
-//! scaling and the kernel recipe. Kernels are built once per dataset and shared by
-//! every column and table that uses it.
+//! scaling and the kernel recipe. Kernels are built once per dataset and recipe (the
+//! row's own, or one that columns name in `row_recipes`) and shared by every column and
+//! table that runs on them.
 
 use crate::config::{DatasetCfg, Recipe};
 use crate::recipe::{build_kernels, normalize_all, scale_features};

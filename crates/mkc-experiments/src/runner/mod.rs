@@ -1,6 +1,9 @@
-//! Running a [`Plan`]: dataset by dataset (kernels built once and shared by every table
-//! and column), all (column, grid point, kernel) jobs of a dataset in parallel with
-//! rayon, restarts inside each job in parallel too. Results are collected in index order
+//! Running a [`Plan`]: dataset by dataset, and within a dataset recipe by recipe (the
+//! row's own, then each recipe that columns name in `row_recipes`): each (dataset,
+//! recipe) kernel set is built once, shared by every table and column that runs on it,
+//! and dropped before the next is built, so one recipe's kernels of a dataset are in
+//! memory at a time. All (column, grid point, kernel) jobs of a kernel set run in
+//! parallel with rayon, restarts inside each job in parallel too. Results are collected in index order
 //! and each run's seed is `derive(base_seed, restart)`, so the outcome does not depend
 //! on the number of threads. Each job's run records are appended when the job ends (so
 //! their order in the file follows the threads; their content does not), and with a
@@ -9,7 +12,8 @@
 //!
 //! The work of a dataset is split into specs and jobs (module `jobs`), scored into groups
 //! and run records (module `collect`) and summarised into the cells of its rows (module `cells`).
-//! The same jobs one at a time, to run them elsewhere: [`list_jobs`] and [`job_records`].
+//! The same jobs one at a time, to run them elsewhere: [`list_jobs`] and [`job_records`]
+//! (on other recipes: [`dataset_recipes`], [`prepare_dataset_with`], [`list_jobs_with`]).
 
 mod cells;
 mod collect;
