@@ -3,15 +3,15 @@
 //! (KAMM-R, same options as SimpleMKKM), or minimised over γ by alternation (KAMM-A).
 //! Reconstructed (no authors' code); deterministic, restarts share the optimisation.
 
-use super::mkkm::{family, with_labels, LABEL_PARAMS};
-use super::simplemkkm::{simplemkkm_params, SIMPLEMKKM_PARAMS};
+use super::mkkm::{family, LABEL_PARAMS};
+use super::simplemkkm::{simplemkkm_params, simplemkkm_specs};
 use mkc_simplemkkm::{KammAParams, KammRParams};
 
 adapter! {
     /// KAMM-R: max over γ of max over H, by reduced gradient ascent.
     KammR, "kamm-r",
     "KAMM-R (SimpleMKKM's Table 3): maximise the kernel alignment over γ too, by Algorithm 1's reduced gradient as an ascent (ends at one kernel)",
-    with_labels(&SIMPLEMKKM_PARAMS),
+    simplemkkm_specs(),
     |p| KammRParams::new().algorithm(simplemkkm_params(p)?)
 }
 

@@ -16,11 +16,6 @@ pub(super) const LABEL_PARAMS: [ParamSpec; 3] = [
     ParamSpec::new("kmeans_iter", ParamKind::Int, "100", "Lloyd iterations per replicate (authors: 100)"),
 ];
 
-/// A method's own options followed by [`LABEL_PARAMS`].
-pub(super) fn with_labels(own: &[ParamSpec]) -> Vec<ParamSpec> {
-    own.iter().cloned().chain(LABEL_PARAMS).collect()
-}
-
 /// The builders of the family, whose shared options [`family`] sets.
 pub(super) trait Family {
     /// The builder with its preprocessing and final k-means settings.

@@ -6,8 +6,8 @@
 //! share of the optimisation time. The adapters only map parameters. MKKM and MKKM-MiR
 //! are in `methods/mkkm.rs`, with the options the family shares.
 
-use super::mkkm::{family, with_labels, LABEL_PARAMS};
-use crate::params::{ParamKind, ParamSet, ParamSpec};
+use super::mkkm::{family, LABEL_PARAMS};
+use crate::params::{reflected, ParamKind, ParamSet, ParamSpec};
 use mkc_core::Result;
 use mkc_simplemkkm::{Armijo, AvgParams, GoldenSection, LineSearch, SimpleMkkmParams, Solver};
 
@@ -35,10 +35,19 @@ pub(super) fn simplemkkm_params(p: &ParamSet) -> Result<SimpleMkkmParams> {
     )
 }
 
-/// Algorithm 1's options (also KAMM-R's).
-pub(super) const SIMPLEMKKM_PARAMS: [ParamSpec; 7] = [
-    ParamSpec::new("tol", ParamKind::Float, "1e-5", "stop at max |Δγ| < tol (authors' code 1e-5; the paper's Algorithm 1 says 1e-4)"),
-    ParamSpec::new("max_iter", ParamKind::Int, "200", "cap on γ updates (authors: none)"),
+/// Algorithm 1's options (also KAMM-R's): `tol` and `max_iter` as [`SimpleMkkmParams`]
+/// declares them, then the config's flat form of its step cap (`inf` for none), line
+/// search and solver, then [`LABEL_PARAMS`].
+pub(super) fn simplemkkm_specs() -> Vec<ParamSpec> {
+    reflected::<SimpleMkkmParams>(&[("tol", "tol", None), ("max_iter", "max_iter", None)])
+        .into_iter()
+        .chain(FLAT_PARAMS)
+        .chain(LABEL_PARAMS)
+        .collect()
+}
+
+#[rustfmt::skip]
+const FLAT_PARAMS: [ParamSpec; 5] = [
     ParamSpec::new("step_cap", ParamKind::Float, "0.1", "cap on the step to the simplex boundary (authors: 0.1; inf = SimpleMKL's uncapped step)"),
     ParamSpec::new("line_search", ParamKind::Choice(&["golden", "armijo"]), "golden", "golden = SimpleMKL's boundary walk + golden section (authors); armijo = backtracking (paper's suggestion)"),
     ParamSpec::new("delta_max", ParamKind::Float, "1e-3", "relative bracket width ending the golden-section search"),
@@ -48,7 +57,7 @@ pub(super) const SIMPLEMKKM_PARAMS: [ParamSpec; 7] = [
 
 adapter! {
     /// SimpleMKKM, Algorithm 1.
-    SimpleMkkm, "simplemkkm", "SimpleMKKM: min over kernel weights of max over H of tr(Hᵀ K_γ H), reduced gradient descent", with_labels(&SIMPLEMKKM_PARAMS),
+    SimpleMkkm, "simplemkkm", "SimpleMKKM: min over kernel weights of max over H of tr(Hᵀ K_γ H), reduced gradient descent", simplemkkm_specs(),
     |p| simplemkkm_params(p)?
 }
 
