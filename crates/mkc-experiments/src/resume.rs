@@ -24,10 +24,10 @@
 
 use crate::methods::Outcome;
 use crate::metric::Scores;
-use crate::params::ParamSet;
+use crate::params::{ParamSet, ParamValue};
 use crate::record::{read_lines, RunRecord, MKC_VERSION};
 use mkc_core::Result;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 /// The identity of one job (all its restarts) in the index.
@@ -78,9 +78,51 @@ pub struct RecordIndex {
     pub lines: usize,
 }
 
-/// The parameters as canonical JSON text (a `ParamSet` is ordered by name).
-fn canonical(params: &ParamSet) -> Option<String> {
-    serde_json::to_string(params).ok()
+/// The identity text of a job's parameters: canonical JSON (a `ParamSet` is ordered by
+/// name) of the parameters whose values differ from the method's current defaults.
+///
+/// Leaving the defaults out keeps the records of a method usable when a parameter is
+/// added to it later with the default that reproduces the earlier behaviour (IterSVR's
+/// `kernel-type` and `max_epochs` for its feature-space path): the old records lack the
+/// key, the new job has it at its default, and both drop it. A changed default, on the
+/// other hand, makes the runs that relied on the old one run again: their records keep
+/// the old value, which no longer equals the default. Numbers compare by value (an
+/// integer `1` in a grid equals the default `1.0`). A method the registry does not know
+/// keeps every parameter.
+fn canonical(defaults: &mut Defaults, method: &str, params: &ParamSet) -> Option<String> {
+    let specs = defaults
+        .entry(method.to_string())
+        .or_insert_with(|| default_values(method));
+    let kept: BTreeMap<&String, &ParamValue> = params
+        .0
+        .iter()
+        .filter(|(name, v)| specs.get(*name).is_none_or(|d| !same_value(d, v)))
+        .collect();
+    serde_json::to_string(&kept).ok()
+}
+
+/// The current defaults of a method's parameters, by name (required ones have none).
+type Defaults = HashMap<String, BTreeMap<String, ParamValue>>;
+
+fn default_values(method: &str) -> BTreeMap<String, ParamValue> {
+    let Some(m) = crate::methods::find(method) else {
+        return BTreeMap::new();
+    };
+    m.params()
+        .iter()
+        .filter(|s| !s.default.is_empty())
+        .filter_map(|s| Some((s.name.to_string(), s.kind.parse(s.name, s.default).ok()?)))
+        .collect()
+}
+
+/// Equal values, integers and reals compared by value.
+fn same_value(a: &ParamValue, b: &ParamValue) -> bool {
+    match (a, b) {
+        (ParamValue::Int(i), ParamValue::Float(x)) | (ParamValue::Float(x), ParamValue::Int(i)) => {
+            *i as f64 == *x
+        }
+        _ => a == b,
+    }
 }
 
 impl RecordIndex {
@@ -92,11 +134,12 @@ impl RecordIndex {
             lines,
             ..Self::default()
         };
+        let mut defaults = Defaults::new();
         for r in records {
             if r.mkc_version != MKC_VERSION {
                 continue;
             }
-            let Some(params) = canonical(&r.params) else {
+            let Some(params) = canonical(&mut defaults, &r.method, &r.params) else {
                 continue;
             };
             let outcome = match (r.metrics, &r.error) {
@@ -142,7 +185,7 @@ impl RecordIndex {
             profile: profile.to_string(),
             dataset: dataset.to_string(),
             method: method.to_string(),
-            params: canonical(params)?,
+            params: canonical(&mut Defaults::new(), method, params)?,
             kernel,
             recipe: recipe.map(str::to_string),
         };
@@ -160,5 +203,48 @@ impl RecordIndex {
     /// Number of distinct jobs on record.
     pub fn jobs(&self) -> usize {
         self.runs.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(method: &str, given: &[(&str, ParamValue)]) -> ParamSet {
+        let specs = crate::methods::find(method).unwrap().params();
+        let given = given
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect();
+        ParamSet::from_specs(&specs, &given).unwrap()
+    }
+
+    #[test]
+    fn identity_leaves_out_defaults_so_added_parameters_keep_old_records() {
+        let mut d = Defaults::new();
+        let full = set("itersvr", &[("C", ParamValue::Int(5))]);
+        // An older record without the parameters added since (and without every other
+        // default) has the same identity as today's job.
+        let mut old = full.clone();
+        old.0.retain(|k, _| k == "C");
+        let a = canonical(&mut d, "itersvr", &full).unwrap();
+        assert_eq!(a, canonical(&mut d, "itersvr", &old).unwrap());
+        assert_eq!(a, r#"{"C":5}"#);
+        // Integers equal reals of the same value: C = 1 is the default 1.0.
+        let one = set("itersvr", &[("C", ParamValue::Int(1))]);
+        assert_eq!(canonical(&mut d, "itersvr", &one).unwrap(), "{}");
+    }
+
+    #[test]
+    fn identity_keeps_values_off_the_default_and_unknown_methods_keep_all() {
+        let mut d = Defaults::new();
+        let base = set("itersvr", &[]);
+        let mut changed = base.clone();
+        changed.0.insert("max_iter".into(), ParamValue::Int(7));
+        let c = canonical(&mut d, "itersvr", &changed).unwrap();
+        assert_eq!(c, r#"{"max_iter":7}"#);
+        assert_ne!(c, canonical(&mut d, "itersvr", &base).unwrap());
+        let kept = canonical(&mut d, "no-such-method", &base).unwrap();
+        assert_eq!(kept, serde_json::to_string(&base).unwrap());
     }
 }
