@@ -51,4 +51,6 @@ pub use schema::*;
 pub use validate::resolve;
 
 #[cfg(test)]
+mod row_recipes_tests;
+#[cfg(test)]
 mod tests;

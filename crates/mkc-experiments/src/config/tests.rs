@@ -3,7 +3,7 @@
 use super::*;
 use mkc_core::Error;
 
-const GOOD: &str = r#"
+pub(super) const GOOD: &str = r#"
 title = "t"
 restarts = 2
 [recipes.g]
@@ -28,12 +28,12 @@ restarts = 1
 n_init = [2]
 "#;
 
-fn known(name: &str) -> bool {
+pub(super) fn known(name: &str) -> bool {
     name == "toy" || name == "toy2"
 }
 
 /// The (key, reason) of the error for config text `text` under profile `quick`.
-fn error_of(text: &str) -> (String, String) {
+pub(super) fn error_of(text: &str) -> (String, String) {
     let r = parse_config("bad.toml", text).and_then(|c| resolve("bad.toml", &c, "quick", &known));
     match r {
         Err(Error::Config {
@@ -521,83 +521,4 @@ fn a_column_may_run_on_some_rows_only() {
     let (k, r) = error_of(&text.replace("rows = [\"toy2\"]", "rows = [\"toy3\"]"));
     assert_eq!(k, "tables.t1.columns[0].rows");
     assert!(r.contains("`toy3` is not a row"), "{r}");
-}
-
-/// GOOD with a second row `toy2` (recipe `g`) and column 0 given `row_recipes`.
-fn with_row_recipes(map: &str) -> String {
-    GOOD.replace(
-        "datasets = [\"toy\"]\nmetrics",
-        "datasets = [\"toy\", \"toy2\"]\nmetrics",
-    )
-    .replace(
-        "[datasets.toy]\n",
-        "[recipes.h]\nkernels = [{ kind = \"linear\" }]\n[datasets.toy2]\nrecipe = \"g\"\n[datasets.toy]\n",
-    )
-    .replace(
-        "method = \"kkm\", grid",
-        &format!("method = \"kkm\", row_recipes = {map}, grid"),
-    )
-}
-
-#[test]
-fn a_column_may_use_another_recipe_on_some_rows() {
-    // toy2 on the config's `h`, toy on the library's `lgmmc-gauss5`; `g` is toy2's own
-    let text = with_row_recipes(r#"{ toy2 = "h", toy = "lgmmc-gauss5" }"#);
-    let plan = resolve(
-        "r.toml",
-        &parse_config("r.toml", &text).unwrap(),
-        "full",
-        &known,
-    )
-    .unwrap();
-    let cols = &plan.tables[0].columns;
-    assert_eq!(cols[0].recipe_on("toy2"), Some("h"));
-    assert_eq!(cols[0].recipe_on("toy"), Some("lgmmc-gauss5"));
-    assert!(plan.recipes.contains_key("lgmmc-gauss5") && plan.recipes.contains_key("h"));
-    assert_eq!(cols[1].recipe_on("toy2"), None);
-    // naming the row's own recipe is the row's own: no other recipe
-    let own = with_row_recipes(r#"{ toy2 = "g" }"#);
-    let plan = resolve(
-        "r.toml",
-        &parse_config("r.toml", &own).unwrap(),
-        "full",
-        &known,
-    )
-    .unwrap();
-    assert!(plan.tables[0].columns[0].row_recipes.is_empty());
-}
-
-#[test]
-fn bad_row_recipes_are_errors_naming_table_column_and_row() {
-    let key = "tables.t1.columns[0].row_recipes.";
-    for (map, row, why) in [
-        (
-            r#"{ toy3 = "h" }"#,
-            "toy3",
-            "`toy3` is not a row of the table",
-        ),
-        (r#"{ toy2 = "nope" }"#, "toy2", "no recipe `nope`"),
-    ] {
-        let (k, r) = error_of(&with_row_recipes(map));
-        assert_eq!(k, format!("{key}{row}"));
-        assert!(
-            r.contains(why) && r.contains("table `t1`, column `kkm`"),
-            "{r}"
-        );
-    }
-    let text = with_row_recipes(r#"{ toy2 = "h" }"#);
-    let (k, r) = error_of(&text.replace("row_recipes", "rows = [\"toy\"], row_recipes"));
-    assert_eq!(
-        (k.as_str(), r.contains("does not run on row `toy2`")),
-        ("tables.t1.columns[0].row_recipes.toy2", true),
-        "{r}"
-    );
-    let bare = r#"{ id = "other", label = "Other", row_recipes = { toy2 = "h" } }"#;
-    let (k, r) = error_of(&text.replace(r#"{ id = "other", label = "Other" }"#, bare));
-    assert_eq!(k, "tables.t1.columns[2].method", "{r}");
-    let fig =
-        "figures = [{ id = \"w\", kind = \"weights\", column = \"kkm\" }]\n[tables.t1.paper.acc]";
-    let (k, r) = error_of(&text.replace("[tables.t1.paper.acc]", fig));
-    assert_eq!(k, "tables.t1.figures[0].column");
-    assert!(r.contains("row_recipes"), "{r}");
 }
