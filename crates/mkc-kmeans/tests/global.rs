@@ -99,12 +99,7 @@ fn exact_is_no_worse_than_fast_and_both_find_separated_clusters() {
         }
     }
     // No worse than the best of 20 k-means++ restarts of kernel k-means.
-    let kkm = KernelKMeansParams::new()
-        .n_init(20)
-        .check()
-        .unwrap()
-        .fit_kernel(k.as_ref(), 3, 1)
-        .unwrap();
+    let kkm = kkm(KernelKMeansParams::new().n_init(20), &k, 3, 1);
     assert!(exact.objective <= kkm.objective * (1.0 + 1e-9));
 }
 
@@ -144,17 +139,13 @@ fn same_result_for_any_number_of_threads() {
     let x = blobs(50, 3, 4, 4.0, 10);
     let k = linear_kernel(&x);
     let fit_with = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| {
-                GlobalKernelKMeansParams::new()
-                    .check()
-                    .unwrap()
-                    .fit_kernel(k.as_ref(), 4)
-                    .unwrap()
-            })
+        with_threads(threads, || {
+            GlobalKernelKMeansParams::new()
+                .check()
+                .unwrap()
+                .fit_kernel(k.as_ref(), 4)
+                .unwrap()
+        })
     };
     assert_eq!(fit_with(1), fit_with(3));
 }

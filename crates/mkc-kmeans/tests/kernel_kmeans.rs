@@ -56,13 +56,14 @@ fn linear_kernel_equals_feature_kmeans() {
         let x = blobs(120, 3, 4, 3.0, seed);
         let k = linear_kernel(&x);
         let init = random_labels(120, 4, seed + 100);
-        let fit = KernelKMeansParams::new()
-            .initial_labels(init.clone())
-            .max_iter(200)
-            .check()
-            .unwrap()
-            .fit_kernel(k.as_ref(), 4, 0)
-            .unwrap();
+        let fit = kkm(
+            KernelKMeansParams::new()
+                .initial_labels(init.clone())
+                .max_iter(200),
+            &k,
+            4,
+            0,
+        );
         let reference = lloyd_features(&x, init, 4, 200);
         assert_eq!(fit.labels, reference, "seed {seed}");
         assert!(fit.converged);
@@ -117,19 +118,15 @@ fn integer_weights_equal_duplicated_points() {
     let kd = Mat::from_fn(idx.len(), idx.len(), |a, b| k[(idx[a], idx[b])]);
     let init = random_labels(60, 3, 4);
     let init_d: Vec<usize> = idx.iter().map(|&i| init[i]).collect();
-    let a = KernelKMeansParams::new()
-        .initial_labels(init)
-        .sample_weights(w)
-        .check()
-        .unwrap()
-        .fit_kernel(k.as_ref(), 3, 0)
-        .unwrap();
-    let b = KernelKMeansParams::new()
-        .initial_labels(init_d)
-        .check()
-        .unwrap()
-        .fit_kernel(kd.as_ref(), 3, 0)
-        .unwrap();
+    let a = kkm(
+        KernelKMeansParams::new()
+            .initial_labels(init)
+            .sample_weights(w),
+        &k,
+        3,
+        0,
+    );
+    let b = kkm(KernelKMeansParams::new().initial_labels(init_d), &kd, 3, 0);
     let a_d: Vec<usize> = idx.iter().map(|&i| a.labels[i]).collect();
     assert_eq!(a_d, b.labels);
     assert!((a.objective - b.objective).abs() < 1e-9 * b.objective.abs().max(1.0));
@@ -140,23 +137,19 @@ fn integer_weights_equal_duplicated_points() {
 fn empty_initial_clusters_are_filled() {
     let x = blobs(50, 2, 3, 2.0, 1);
     let k = gaussian_kernel(&x, 3.0);
-    let fit = KernelKMeansParams::new()
-        .initial_labels(vec![0; 50])
-        .check()
-        .unwrap()
-        .fit_kernel(k.as_ref(), 3, 0)
-        .unwrap();
+    let fit = kkm(
+        KernelKMeansParams::new().initial_labels(vec![0; 50]),
+        &k,
+        3,
+        0,
+    );
     for c in 0..3 {
         assert!(fit.labels.contains(&c));
     }
     assert!(non_increasing(&fit.objective_trace));
     // Identical points: k-means++ cannot find k distinct seeds; still k non-empty clusters.
     let same = Mat::from_fn(6, 6, |_, _| 1.0);
-    let fit = KernelKMeansParams::new()
-        .check()
-        .unwrap()
-        .fit_kernel(same.as_ref(), 3, 0)
-        .unwrap();
+    let fit = kkm(KernelKMeansParams::new(), &same, 3, 0);
     for c in 0..3 {
         assert!(fit.labels.contains(&c));
     }
@@ -167,11 +160,7 @@ fn empty_initial_clusters_are_filled() {
 fn tiny_and_odd_sizes() {
     // n = 1, k = 1; and sizes around the 16-column panels of the product.
     let one = Mat::from_fn(1, 1, |_, _| 2.0);
-    let fit = KernelKMeansParams::new()
-        .check()
-        .unwrap()
-        .fit_kernel(one.as_ref(), 1, 0)
-        .unwrap();
+    let fit = kkm(KernelKMeansParams::new(), &one, 1, 0);
     assert_eq!((fit.labels.clone(), fit.objective), (vec![0], 0.0));
     for n in [15, 16, 17, 33] {
         let x = blobs(n, 2, 2, 3.0, n as u64);
@@ -192,13 +181,8 @@ fn deterministic_across_thread_counts_and_layouts() {
     let x = blobs(300, 3, 5, 8.0, 3);
     let k = gaussian_kernel(&x, 2.0);
     let params = KernelKMeansParams::new().n_init(4).check().unwrap();
-    let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| params.fit_kernel(k.as_ref(), 5, 11).unwrap())
-    };
+    let run =
+        |threads: usize| with_threads(threads, || params.fit_kernel(k.as_ref(), 5, 11).unwrap());
     let (a, b) = (run(1), run(2));
     assert_eq!(a, b);
     assert_eq!(a, run(2));
@@ -209,12 +193,7 @@ fn deterministic_across_thread_counts_and_layouts() {
         a
     );
     // A different seed is a different run (different restarts win or different labels).
-    let c = KernelKMeansParams::new()
-        .n_init(4)
-        .check()
-        .unwrap()
-        .fit_kernel(k.as_ref(), 5, 12)
-        .unwrap();
+    let c = kkm(KernelKMeansParams::new().n_init(4), &k, 5, 12);
     assert!(
         c.objective_trace != a.objective_trace
             || c.best_restart != a.best_restart
@@ -226,18 +205,8 @@ fn deterministic_across_thread_counts_and_layouts() {
 fn restarts_pick_the_lowest_objective() {
     let x = blobs(150, 2, 6, 10.0, 5);
     let k = gaussian_kernel(&x, 1.0);
-    let best = KernelKMeansParams::new()
-        .n_init(6)
-        .check()
-        .unwrap()
-        .fit_kernel(k.as_ref(), 6, 2)
-        .unwrap();
-    let single = KernelKMeansParams::new()
-        .n_init(1)
-        .check()
-        .unwrap()
-        .fit_kernel(k.as_ref(), 6, 2)
-        .unwrap();
+    let best = kkm(KernelKMeansParams::new().n_init(6), &k, 6, 2);
+    let single = kkm(KernelKMeansParams::new().n_init(1), &k, 6, 2);
     // Restart 0 of both runs is the same run.
     assert!(best.objective <= single.objective);
 }
@@ -284,12 +253,8 @@ fn bad_inputs() {
         ),
     ];
     for (params, k, c, want) in cases {
-        let e = params
-            .check()
-            .unwrap()
-            .fit_kernel(k.as_ref(), c, 0)
-            .unwrap_err();
-        assert!(format!("{e:?}").starts_with(want), "{want}: {e:?}");
+        let r = params.check().unwrap().fit_kernel(k.as_ref(), c, 0);
+        assert_eq!(err_kind(r), want);
     }
 }
 
@@ -298,12 +263,7 @@ fn method_api_runs_on_a_kernel_set() {
     use mkc_core::{Clusterer, KernelSet};
     let x = blobs(90, 3, 3, 8.0, 2);
     let k = gaussian_kernel(&x, 2.0);
-    let direct = KernelKMeansParams::new()
-        .n_init(3)
-        .check()
-        .unwrap()
-        .fit_kernel(k.as_ref(), 3, 5)
-        .unwrap();
+    let direct = kkm(KernelKMeansParams::new().n_init(3), &k, 3, 5);
     let kernels = vec![k.clone()];
     let set = KernelSet::new(&kernels).unwrap();
     let fit = KernelKMeansParams::new().n_init(3).fit(&set, 3, 5).unwrap();

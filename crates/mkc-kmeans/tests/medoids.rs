@@ -91,12 +91,7 @@ fn kmedoids_objective_never_increases_and_is_a_fixed_point() {
         let k = gaussian_kernel(&x, 2.0);
         let d = dist_matrix(&k);
         for init in [MedoidInit::Greedy, MedoidInit::Random] {
-            let fit = KernelKMedoidsParams::new()
-                .init(init)
-                .check()
-                .unwrap()
-                .fit_kernel(k.as_ref(), 5, seed)
-                .unwrap();
+            let fit = kmedoids(KernelKMedoidsParams::new().init(init), &k, 5, seed);
             assert!(
                 non_increasing(&fit.objective_trace),
                 "{:?}",
@@ -125,21 +120,9 @@ fn kmedoids_deterministic() {
         .init(MedoidInit::Random)
         .check()
         .unwrap();
-    let run = |t: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build()
-            .unwrap()
-            .install(|| p.fit_kernel(k.as_ref(), 4, 5).unwrap())
-    };
+    let run = |t: usize| with_threads(t, || p.fit_kernel(k.as_ref(), 4, 5).unwrap());
     assert_eq!(run(1), run(2));
-    let g = |t: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build()
-            .unwrap()
-            .install(|| greedy_medoids(k.as_ref(), 4).unwrap())
-    };
+    let g = |t: usize| with_threads(t, || greedy_medoids(k.as_ref(), 4).unwrap());
     assert_eq!(g(1), g(2));
 }
 

@@ -1,5 +1,9 @@
 #![allow(dead_code)]
 use faer::Mat;
+use mkc_core::ParamGuard;
+use mkc_kmeans::{
+    KMeansFit, KMeansParams, KMedoidsFit, KernelKMeansFit, KernelKMeansParams, KernelKMedoidsParams,
+};
 use rand::Rng;
 
 #[allow(unused_imports)] // not every test file uses every fixture
@@ -49,4 +53,52 @@ pub fn wcss(x: &Mat<f64>, labels: &[usize], k: usize) -> f64 {
                 .sum::<f64>()
         })
         .sum()
+}
+
+/// Kernel k-means with `params` (checked) on `k`: `c` clusters, seed `seed`.
+pub fn kkm(params: KernelKMeansParams, k: &Mat<f64>, c: usize, seed: u64) -> KernelKMeansFit {
+    params
+        .check()
+        .unwrap()
+        .fit_kernel(k.as_ref(), c, seed)
+        .unwrap()
+}
+
+/// k-means with `params` (checked) on the rows of `x`.
+pub fn km(params: KMeansParams, x: &Mat<f64>, c: usize, seed: u64) -> KMeansFit {
+    params
+        .check()
+        .unwrap()
+        .fit_features(x.as_ref(), c, seed)
+        .unwrap()
+}
+
+/// Kernel k-medoids with `params` (checked) on `k`.
+pub fn kmedoids(params: KernelKMedoidsParams, k: &Mat<f64>, c: usize, seed: u64) -> KMedoidsFit {
+    params
+        .check()
+        .unwrap()
+        .fit_kernel(k.as_ref(), c, seed)
+        .unwrap()
+}
+
+/// The name of the error variant a result fails with (`"InvalidParam"`, …), or `"Ok"`.
+pub fn err_kind<T>(r: mkc_core::Result<T>) -> String {
+    match r {
+        Ok(_) => "Ok".into(),
+        Err(e) => format!("{e:?}")
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or_default()
+            .to_string(),
+    }
+}
+
+/// `f` run in a rayon pool of `threads` threads.
+pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(f)
 }
