@@ -7,7 +7,7 @@ use crate::linear_path::LinearSolver;
 use crate::params::{FeatureMap, Lgmmc, LgmmcParams};
 use crate::path::InputPath;
 use faer::{Mat, MatRef};
-use mkc_core::{check_binary, Clustering, Diagnostics, Result, Timings};
+use mkc_core::{Clustering, Diagnostics, Result, Timings};
 use mkc_svm::CheckedKernel;
 
 /// What an LG-MMC fit learned besides the labels, and how it got there.
@@ -86,19 +86,17 @@ mkc_core::clusterer! {
     /// for any number of threads. Phases: "features" (eq. 13's features, or the linear
     /// solver's data), "violated" (eqs. 13–15), "mkl" (α- and μ-steps), "labels".
     fn fit(&self, data, n_clusters, seed) {
-        check_binary("LG-MMC", data, n_clusters)?;
-        let t0 = std::time::Instant::now();
-        let mut timings = Timings::default();
-        let linear = self.p.path.is_linear(data);
-        let kernel;
-        let input = if linear {
-            Input::Features(data.require_features("lgmmc")?)
-        } else {
-            kernel = data.one_kernel("lgmmc")?;
-            Input::Kernel(kernel.as_mat())
-        };
-        let fit = self.run(input, seed, &mut timings)?;
-        timings.set_wall(t0.elapsed().as_secs_f64());
+        let (fit, linear, timings) =
+            self.p.path.timed_fit("LG-MMC", data, n_clusters, |linear, timings| {
+                let kernel;
+                let input = if linear {
+                    Input::Features(data.require_features("lgmmc")?)
+                } else {
+                    kernel = data.one_kernel("lgmmc")?;
+                    Input::Kernel(kernel.as_mat())
+                };
+                self.run(input, seed, timings)
+            })?;
         let diag = LgmmcDiagnostics {
             linear_path: linear,
             ..fit.diag

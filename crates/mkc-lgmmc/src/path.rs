@@ -3,7 +3,7 @@
 //! [`LgmmcPath`](crate::LgmmcPath), and GMMC's and CPMMC's paths in `mkc-mmc`, share the
 //! automatic rule here.
 
-use mkc_core::KernelSet;
+use mkc_core::{check_binary, KernelSet, Result, Timings};
 
 /// A choice of input with an automatic rule; implement it with
 /// [`input_path!`](crate::input_path) for an enum of variants `Kernel`, `Linear`, `Auto`.
@@ -21,6 +21,26 @@ pub trait InputPath: Copy {
             data.features().is_some()
                 && (data.is_empty() || (data.len() == 1 && data.names()[0].ends_with("linear")))
         })
+    }
+
+    /// The frame of a two-cluster fit: check `n_clusters` ([`check_binary`], errors
+    /// naming `method`), choose the path ([`Self::is_linear`]), run `body(linear,
+    /// timings)` and record its wall time in the timings. Returns the body's value, the
+    /// path taken and the timings.
+    fn timed_fit<T>(
+        self,
+        method: &str,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        body: impl FnOnce(bool, &mut Timings) -> Result<T>,
+    ) -> Result<(T, bool, Timings)> {
+        check_binary(method, data, n_clusters)?;
+        let t0 = std::time::Instant::now();
+        let mut timings = Timings::default();
+        let linear = self.is_linear(data);
+        let out = body(linear, &mut timings)?;
+        timings.set_wall(t0.elapsed().as_secs_f64());
+        Ok((out, linear, timings))
     }
 }
 

@@ -34,6 +34,13 @@ pub enum CpmmcStop {
     MaxIter,
 }
 
+/// The `stop_reason` diagnostic: [`CpmmcStop::code`].
+impl mkc_core::DiagnosticValue for CpmmcStop {
+    fn value(&self) -> f64 {
+        f64::from(self.code())
+    }
+}
+
 impl CpmmcStop {
     /// Numeric code for run records: 0 converged, 1 repeated constraint, 2 round cap.
     pub fn code(self) -> u8 {

@@ -3,10 +3,12 @@
 use super::cutting_plane::CpmmcStop;
 use super::gram::{FeatureGram, Gram, KernelGram};
 use super::params::{Cpmmc, CpmmcParams};
-use mkc_core::{check_binary, Clusterer, Clustering, Diagnostics, KernelSet, Result, Timings};
+use mkc_core::Clustering;
 use mkc_lgmmc::InputPath;
 
-/// What a CPMMC fit ended with besides the labels.
+/// What a CPMMC fit ended with besides the labels. Run records list `cuts`,
+/// `cccp_steps`, `qp_iterations`, `xi`, `violation`, `w_norm`, `centred_bias`,
+/// `stop_reason` ([`CpmmcStop::code`]) and `linear_path` (0/1).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CpmmcDiagnostics {
@@ -38,32 +40,20 @@ pub struct CpmmcDiagnostics {
     pub linear_path: bool,
 }
 
-impl Diagnostics for CpmmcDiagnostics {
-    /// `cuts`, `cccp_steps`, `qp_iterations`, `xi`, `violation`, `w_norm`,
-    /// `centred_bias`, `stop_reason` ([`CpmmcStop::code`]), `linear_path` (0/1).
-    fn entries(&self) -> Vec<(String, f64)> {
-        vec![
-            ("cuts".into(), self.cuts as f64),
-            ("cccp_steps".into(), self.cccp_steps as f64),
-            ("qp_iterations".into(), self.qp_iterations as f64),
-            ("xi".into(), self.xi),
-            ("violation".into(), self.violation),
-            ("w_norm".into(), self.w_norm),
-            ("centred_bias".into(), self.centred_bias),
-            ("stop_reason".into(), f64::from(self.stop.code())),
-            ("linear_path".into(), f64::from(u8::from(self.linear_path))),
-        ]
-    }
-}
+mkc_core::impl_diagnostics!(CpmmcDiagnostics {
+    cuts,
+    cccp_steps,
+    qp_iterations,
+    xi,
+    violation,
+    w_norm,
+    centred_bias,
+    stop as "stop_reason",
+    linear_path,
+});
 
-impl Clusterer for Cpmmc {
-    type Diagnostics = CpmmcDiagnostics;
-    fn name(&self) -> &'static str {
-        "cpmmc"
-    }
-    fn validate_params(&self) -> Result<()> {
-        Ok(())
-    }
+mkc_core::clusterer! {
+    Cpmmc, "cpmmc", CpmmcDiagnostics;
     /// Algorithm 1 (cutting planes + CCCP) on the set's kernel (or the mean of its
     /// kernels), or on the linear kernel of its features ([`CpmmcParams::path`]); two
     /// clusters only, labels 0/1 (`fᵢ > 0` → 1). The objective trace is the working-set
@@ -73,24 +63,17 @@ impl Clusterer for Cpmmc {
     /// starting hyperplane ([`super::CpmmcInit`]); the result is the same for any
     /// number of threads. Phases: "init", "gram" (products with the data), "qp" (the
     /// dual QPs), "violated".
-    fn fit(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seed: u64,
-    ) -> Result<Clustering<CpmmcDiagnostics>> {
-        check_binary("CPMMC", data, n_clusters)?;
-        let t0 = std::time::Instant::now();
-        let mut timings = Timings::default();
-        let linear = self.p.path.is_linear(data);
-        let run = if linear {
-            let x = data.require_features("cpmmc")?;
-            self.cutting_plane(&FeatureGram::new(x) as &dyn Gram, seed, &mut timings)?
-        } else {
-            let k = data.one_kernel("cpmmc")?;
-            self.cutting_plane(&KernelGram::new(k.as_mat()), seed, &mut timings)?
-        };
-        timings.set_wall(t0.elapsed().as_secs_f64());
+    fn fit(&self, data, n_clusters, seed) {
+        let (run, linear, timings) =
+            self.p.path.timed_fit("CPMMC", data, n_clusters, |linear, timings| {
+                if linear {
+                    let x = data.require_features("cpmmc")?;
+                    self.cutting_plane(&FeatureGram::new(x) as &dyn Gram, seed, timings)
+                } else {
+                    let k = data.one_kernel("cpmmc")?;
+                    self.cutting_plane(&KernelGram::new(k.as_mat()), seed, timings)
+                }
+            })?;
         let labels = run
             .diag
             .decision

@@ -5,7 +5,7 @@ use super::params::{Gmmc, GmmcParams};
 use super::relaxation::Relaxation;
 use super::rounding::{balanced_labels, leading_direction, sign_labels};
 use faer::{Mat, MatRef};
-use mkc_core::{check_binary, Clustering, KernelSet, Result, Timings};
+use mkc_core::{Clustering, KernelSet, Result};
 use mkc_lgmmc::InputPath;
 
 mkc_core::diagnostics! {
@@ -44,24 +44,24 @@ mkc_core::clusterer! {
     /// kernel path's eigensolver (n > 600 only); results do not depend on the number of
     /// threads. Phases: "features", "sdp", "labels".
     fn fit(&self, data, n_clusters, seed) {
-        check_binary("GMMC", data, n_clusters)?;
-        let t0 = std::time::Instant::now();
-        let mut timings = Timings::default();
-        let linear = self.p.path.is_linear(data);
-        let phi = timings.time("features", || self.features(data, linear, seed))?;
-        let ell = self.ell(data.n())?;
-        let rel = Relaxation::new(phi.as_ref(), self.p.c, ell)?;
-        let sol = timings.time("sdp", || self.p.solver.solve(&rel, None))?;
-        let (lo, hi) = mkc_lgmmc::plus_range(data.n(), ell)?;
-        let (labels, rank_one) = timings.time("labels", || labels_of(&rel, &sol, lo, hi))?;
-        timings.set_wall(t0.elapsed().as_secs_f64());
+        let ((labels, rank_one, sol, feature_dim), linear, timings) =
+            self.p.path.timed_fit("GMMC", data, n_clusters, |linear, timings| {
+                let phi = timings.time("features", || self.features(data, linear, seed))?;
+                let ell = self.ell(data.n())?;
+                let rel = Relaxation::new(phi.as_ref(), self.p.c, ell)?;
+                let sol = timings.time("sdp", || self.p.solver.solve(&rel, None))?;
+                let (lo, hi) = mkc_lgmmc::plus_range(data.n(), ell)?;
+                let (labels, rank_one) =
+                    timings.time("labels", || labels_of(&rel, &sol, lo, hi))?;
+                Ok((labels, rank_one, sol, phi.ncols()))
+            })?;
         let diag = GmmcDiagnostics {
             relaxation: sol.dual,
             primal: sol.primal,
             gap: sol.gap(),
             newton_steps: sol.newton_steps,
             rank_one,
-            feature_dim: phi.ncols(),
+            feature_dim,
             linear_path: linear,
             stop_reason: usize::from(sol.stop.code()),
         };
