@@ -59,7 +59,7 @@ pub struct GlobalKernelKMeans {
 impl ParamGuard for GlobalKernelKMeansParams {
     type Checked = GlobalKernelKMeans;
     fn check(&self) -> Result<GlobalKernelKMeans> {
-        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        crate::check_counts(None, self.max_iter)?;
         validate::non_negative("tol", self.tol)?;
         Ok(GlobalKernelKMeans { p: self.clone() })
     }

@@ -96,8 +96,7 @@ pub struct KernelKMeans {
 impl ParamGuard for KernelKMeansParams {
     type Checked = KernelKMeans;
     fn check(&self) -> Result<KernelKMeans> {
-        mkc_core::mkc_ensure!(self.n_init >= 1, param "n_init", self.n_init, "must be at least 1");
-        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        crate::check_counts(Some(self.n_init), self.max_iter)?;
         validate::non_negative("tol", self.tol)?;
         if let Some(w) = &self.weights {
             kernel_view::weights(Some(w), w.len())?;

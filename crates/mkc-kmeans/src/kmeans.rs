@@ -35,8 +35,7 @@ pub struct KMeans {
 impl ParamGuard for KMeansParams {
     type Checked = KMeans;
     fn check(&self) -> Result<KMeans> {
-        mkc_core::mkc_ensure!(self.n_init >= 1, param "n_init", self.n_init, "must be at least 1");
-        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        crate::check_counts(Some(self.n_init), self.max_iter)?;
         validate::non_negative("tol", self.tol)?;
         Ok(KMeans { p: self.clone() })
     }

@@ -94,6 +94,17 @@ pub use spectral::{
     normalize_rows_and_cluster, Spectral, SpectralDiagnostics, SpectralFit, SpectralParams,
 };
 
+/// The counts every method of the crate checks: `n_init` (restarts, when the method has
+/// them) and `max_iter`, each at least 1.
+pub(crate) fn check_counts(n_init: Option<usize>, max_iter: usize) -> mkc_core::Result<()> {
+    for (name, v) in [("n_init", n_init), ("max_iter", Some(max_iter))] {
+        if let Some(v) = v {
+            mkc_core::mkc_ensure!(v >= 1, param name, v, "must be at least 1");
+        }
+    }
+    Ok(())
+}
+
 /// A small deterministic generator for unit tests (Knuth's MMIX linear congruential
 /// generator): every call returns the next state.
 #[cfg(test)]

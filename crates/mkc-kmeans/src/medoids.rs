@@ -111,7 +111,7 @@ pub struct KernelKMedoids {
 impl ParamGuard for KernelKMedoidsParams {
     type Checked = KernelKMedoids;
     fn check(&self) -> Result<KernelKMedoids> {
-        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        crate::check_counts(None, self.max_iter)?;
         if let MedoidInit::Given(g) = &self.init {
             let mut s = g.clone();
             s.sort_unstable();

@@ -72,8 +72,7 @@ pub struct Spectral {
 impl ParamGuard for SpectralParams {
     type Checked = Spectral;
     fn check(&self) -> Result<Spectral> {
-        mkc_core::mkc_ensure!(self.n_init >= 1, param "n_init", self.n_init, "must be at least 1");
-        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        crate::check_counts(Some(self.n_init), self.max_iter)?;
         Ok(Spectral { p: self.clone() })
     }
 }

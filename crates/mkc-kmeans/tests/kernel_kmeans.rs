@@ -96,10 +96,7 @@ fn objective_never_increases() {
             );
             assert_eq!(fit.objective, *fit.objective_trace.last().unwrap());
             assert!(fit.converged);
-            let mut used = fit.labels.clone();
-            used.sort_unstable();
-            used.dedup();
-            assert_eq!(used.len(), 6);
+            assert_eq!(distinct(&fit.labels), 6);
         }
     }
 }

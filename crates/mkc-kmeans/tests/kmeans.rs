@@ -15,10 +15,7 @@ fn finds_separated_blobs() {
     for i in 0..396 {
         assert_eq!(fit.labels[i], fit.labels[i + 4]);
     }
-    let mut used = fit.labels.clone();
-    used.sort_unstable();
-    used.dedup();
-    assert_eq!(used.len(), 4);
+    assert_eq!(distinct(&fit.labels), 4);
 }
 
 #[test]

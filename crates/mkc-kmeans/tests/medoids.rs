@@ -65,10 +65,7 @@ proptest! {
             let (a, b) = (objective(&dm, &g[..t]), objective(&dm, &bf[..t]));
             prop_assert!((a - b).abs() <= 1e-9 * a.abs().max(1.0), "prefix {t}: {a} vs {b}");
         }
-        let mut s = g.clone();
-        s.sort_unstable();
-        s.dedup();
-        prop_assert_eq!(s.len(), m);
+        prop_assert_eq!(distinct(&g), m);
     }
 }
 

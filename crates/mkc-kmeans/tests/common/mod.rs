@@ -102,3 +102,11 @@ pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T 
         .unwrap()
         .install(f)
 }
+
+/// The number of distinct values in `labels`.
+pub fn distinct(labels: &[usize]) -> usize {
+    labels
+        .iter()
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+}
