@@ -2,18 +2,20 @@
 //!
 //! # Adding a method (the adapter contract)
 //!
-//! 1. Write `src/methods/<method>.rs` with a unit struct implementing [`Method`]:
-//!    `name` (the config / `--method` name), `about` (one line for `mkc cluster --help`),
-//!    `params` (each hyperparameter with its paper default and help: they become the
-//!    config keys of `params`/`grid` and the `mkc cluster --<name>` flags), `kernels`
-//!    ([`KernelUse::Combined`] for multiple kernel methods, [`KernelUse::Single`] for
-//!    single-kernel methods that the runner applies to each kernel in turn), optionally
-//!    `check` (reject impossible values: they become config errors that name the key),
-//!    and `run` (one run with one seed → [`Outcome`]). Override `run_restarts` when the
-//!    restarts share deterministic work (e.g. a kernel weight optimisation followed by
-//!    k-means restarts): compute the shared part once and finish each seed.
-//! 2. Register it: `mod <method>;` below and one line in [`all`].
-//! 3. Add its tables to `configs/<paper>.toml` (columns with `method = "<name>"`), paper
+//! 1. Declare the method's parameters once, in its crate, with `mkc_core::params!` (each
+//!    field's doc says where its default comes from: the paper, the authors' code, a
+//!    grid); option enums get their config words with `mkc_core::param_words!`.
+//! 2. Write `src/methods/<method>.rs` with the `adapter!` macro: the config / `--method`
+//!    name, one line for `mkc cluster --help`, and `reflect XParams => [setter, …]`, the
+//!    setters a config may set (renamed with `= "key"`, a protocol default with `: "…"`).
+//!    Their names, kinds, defaults and docs become the config keys of `params`/`grid` and
+//!    the `mkc cluster --<name>` flags ([`Method::params`]); the adapter only maps the
+//!    [`ParamSet`] to the builder ([`Method::build`]), and `check`, `run` and
+//!    `run_restarts` come from the method API ([`mkc_core::Clusterer`]: restarts that
+//!    share deterministic work share it there). Mark single-kernel methods with
+//!    `; kernels = KernelUse::Single` ([`KernelUse`]).
+//! 3. Register it: `mod <method>;` below and one line in [`all`].
+//! 4. Add its tables to `configs/<paper>.toml` (columns with `method = "<name>"`), paper
 //!    values included; `cargo xtask reproduce <paper>` and the snapshot test pick them up.
 
 use crate::params::{ParamSet, ParamSpec};
