@@ -3,32 +3,17 @@
 
 use faer::Mat;
 
-/// Solve the dense system a·x = b by Gaussian elimination with partial pivoting;
-/// `None` when (numerically) singular.
-fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+/// Solve the dense system a·x = b by faer's LU with partial pivoting; `None` when
+/// (numerically) singular: a pivot below 1e-12.
+fn solve(a: Vec<Vec<f64>>, b: Vec<f64>) -> Option<Vec<f64>> {
+    use faer::linalg::solvers::Solve;
     let m = b.len();
-    for col in 0..m {
-        let p = (col..m).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
-        if a[p][col].abs() < 1e-12 {
-            return None;
-        }
-        a.swap(col, p);
-        b.swap(col, p);
-        for r in (col + 1)..m {
-            let f = a[r][col] / a[col][col];
-            let pivot_row = a[col].clone();
-            for (x, p) in a[r][col..].iter_mut().zip(&pivot_row[col..]) {
-                *x -= f * p;
-            }
-            b[r] -= f * b[col];
-        }
+    let lu = Mat::from_fn(m, m, |i, j| a[i][j]).partial_piv_lu();
+    if (0..m).any(|i| lu.U()[(i, i)].abs() < 1e-12) {
+        return None;
     }
-    let mut x = vec![0.0; m];
-    for r in (0..m).rev() {
-        let s: f64 = ((r + 1)..m).map(|k| a[r][k] * x[k]).sum();
-        x[r] = (b[r] - s) / a[r][r];
-    }
-    Some(x)
+    let x = lu.solve(Mat::from_fn(m, 1, |i, _| b[i]));
+    Some((0..m).map(|i| x[(i, 0)]).collect())
 }
 
 pub fn objective(q: &Mat<f64>, c: &[f64], z: &[f64]) -> f64 {
