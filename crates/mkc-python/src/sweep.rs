@@ -16,7 +16,8 @@ use mkc_experiments::registry::RegistrySource;
 use mkc_experiments::reproduce::load_plan;
 use mkc_experiments::resume::RecordIndex;
 use mkc_experiments::runner::{
-    dataset_keys, job_records, list_jobs, prepare_dataset, run_plan, RunOptions,
+    dataset_keys, dataset_recipes, job_records, list_jobs_with, prepare_dataset_with, run_plan,
+    RunOptions,
 };
 use mkc_experiments::table::{render, RenderOptions};
 use mkc_experiments::Plan;
@@ -46,10 +47,14 @@ pub type Key = (PathBuf, String, Option<PathBuf>, String);
 /// Datasets a worker process keeps prepared (the most recent ones).
 const KEEP: usize = 2;
 
+/// A prepared dataset in a worker's memory: the sweep's key, the dataset, and the recipe
+/// of its kernels (None: the row's own; else a column's `row_recipes` entry).
+type DataKey = (Key, String, Option<String>);
+
 /// The plans and prepared datasets of this process, most recent last.
 struct Cache {
     plans: Vec<(Key, Arc<Loaded>)>,
-    data: Vec<((Key, String), Arc<Prepared>)>,
+    data: Vec<(DataKey, Arc<Prepared>)>,
 }
 
 static CACHE: Mutex<Cache> = Mutex::new(Cache {
@@ -97,9 +102,10 @@ fn loaded(key: &Key) -> Result<Arc<Loaded>> {
     Ok(l)
 }
 
-/// Dataset `name` of the plan, prepared once per process (the last [`KEEP`] kept).
-fn prepared(key: &Key, l: &Loaded, name: &str) -> Result<Arc<Prepared>> {
-    let dk = (key.clone(), name.to_string());
+/// Dataset `name` of the plan with the kernels of `recipe`, prepared once per process
+/// (the last [`KEEP`] kept).
+fn prepared(key: &Key, l: &Loaded, name: &str, recipe: Option<&str>) -> Result<Arc<Prepared>> {
+    let dk = (key.clone(), name.to_string(), recipe.map(str::to_string));
     let found = cache()
         .data
         .iter()
@@ -108,13 +114,15 @@ fn prepared(key: &Key, l: &Loaded, name: &str) -> Result<Arc<Prepared>> {
     if let Some(p) = found {
         return Ok(p);
     }
-    let p = Arc::new(prepare_dataset(&l.plan, &l.source, name)?);
+    let p = Arc::new(prepare_dataset_with(&l.plan, &l.source, name, recipe)?);
     remember(&mut cache().data, dk, p.clone());
     Ok(p)
 }
 
 /// The plan of a config: `name`, `title`, `profile`, `config_hash`, `datasets` (keys in
-/// the runner's order) and `data_dir` (the data directory it resolves to).
+/// the runner's order), `units` (the (dataset, recipe) pairs whose kernels the runner
+/// builds, in its order: recipe None for the row's own, else the name of a column's
+/// `row_recipes` entry) and `data_dir` (the data directory it resolves to).
 #[pyfunction]
 #[pyo3(signature = (config, profile, data_dir=None))]
 pub fn plan<'py>(
@@ -129,20 +137,37 @@ pub fn plan<'py>(
     d.set_item("title", &l.plan.title)?;
     d.set_item("profile", &l.plan.profile)?;
     d.set_item("config_hash", &l.hash)?;
-    d.set_item("datasets", dataset_keys(&l.plan))?;
+    let keys = dataset_keys(&l.plan);
+    let units: Vec<(String, Option<String>)> = keys
+        .iter()
+        .flat_map(|k| {
+            dataset_recipes(&l.plan, k)
+                .into_iter()
+                .map(move |r| (k.clone(), r))
+        })
+        .collect();
+    d.set_item("datasets", keys)?;
+    d.set_item("units", units)?;
     d.set_item("data_dir", l.source.dir.root.display().to_string())?;
     Ok(d)
 }
 
-/// On a worker: prepare dataset `name` (kept for the jobs that follow) and return its
-/// number of kernels, or None with the reason when it cannot be prepared (missing data:
-/// its rows say so in the tables). `key`: (config file, profile, data directory, the
-/// config hash the sweep began with).
+/// On a worker: prepare dataset `name` with the kernels of `recipe` (one of the plan's
+/// `units`; None: the row's own), kept for the jobs that follow, and return its number
+/// of kernels, or None with the reason when it cannot be prepared (missing data: its
+/// rows say so in the tables). `key`: (config file, profile, data directory, the config
+/// hash the sweep began with).
 #[pyfunction]
-pub fn prepare(py: Python<'_>, key: Key, name: &str) -> PyResult<(Option<usize>, Option<String>)> {
+#[pyo3(signature = (key, name, recipe=None))]
+pub fn prepare(
+    py: Python<'_>,
+    key: Key,
+    name: &str,
+    recipe: Option<String>,
+) -> PyResult<(Option<usize>, Option<String>)> {
     py.detach(|| {
         let l = loaded(&key)?;
-        Ok(match prepared(&key, &l, name) {
+        Ok(match prepared(&key, &l, name, recipe.as_deref()) {
             Ok(p) => (Some(p.kernels.len()), None),
             Err(e) => (None, Some(e.to_string())),
         })
@@ -150,11 +175,12 @@ pub fn prepare(py: Python<'_>, key: Key, name: &str) -> PyResult<(Option<usize>,
     .py()
 }
 
-/// The jobs of dataset `name` on `n_kernels` kernels as JSON (a list of objects with
-/// `dataset`, `index`, `method`, `params`, `kernel`, `runs`, `recorded`); `records`:
-/// the records file whose complete jobs are marked `recorded`.
+/// The jobs of dataset `name` on the `n_kernels` kernels of `recipe` (None: the row's
+/// own) as JSON (a list of objects with `dataset`, `index`, `method`, `params`,
+/// `kernel`, `runs`, `recorded`); `records`: the records file whose complete jobs are
+/// marked `recorded`.
 #[pyfunction]
-#[pyo3(signature = (config, profile, name, n_kernels, data_dir=None, records=None))]
+#[pyo3(signature = (config, profile, name, n_kernels, data_dir=None, records=None, recipe=None))]
 pub fn jobs(
     config: PathBuf,
     profile: &str,
@@ -162,23 +188,36 @@ pub fn jobs(
     n_kernels: usize,
     data_dir: Option<PathBuf>,
     records: Option<PathBuf>,
+    recipe: Option<String>,
 ) -> PyResult<String> {
     let l = load(&config, profile, data_dir.as_deref()).py()?;
     let index = records.map(|p| RecordIndex::read(&p)).transpose().py()?;
-    let list = list_jobs(&l.plan, name, n_kernels, index.as_ref());
+    let list = list_jobs_with(
+        &l.plan,
+        (name, recipe.as_deref()),
+        n_kernels,
+        index.as_ref(),
+    );
     serde_json::to_string(&list)
         .map_err(|e| Error::input("jobs", e.to_string()))
         .py()
 }
 
-/// On a worker: run job `index` of dataset `name` and return its run records as JSON
-/// lines (each ending with a newline), the lines the local runner appends for it.
-/// `key` as for [`prepare`].
+/// On a worker: run job `index` of dataset `name` on the kernels of `recipe` (None: the
+/// row's own) and return its run records as JSON lines (each ending with a newline),
+/// the lines the local runner appends for it. `key` as for [`prepare`].
 #[pyfunction]
-pub fn run_job(py: Python<'_>, key: Key, name: &str, index: usize) -> PyResult<String> {
+#[pyo3(signature = (key, name, index, recipe=None))]
+pub fn run_job(
+    py: Python<'_>,
+    key: Key,
+    name: &str,
+    index: usize,
+    recipe: Option<String>,
+) -> PyResult<String> {
     py.detach(|| -> Result<String> {
         let l = loaded(&key)?;
-        let data = prepared(&key, &l, name)?;
+        let data = prepared(&key, &l, name, recipe.as_deref())?;
         let mut out = String::new();
         for r in job_records(&l.plan, &data, index, &key.3)? {
             let line =

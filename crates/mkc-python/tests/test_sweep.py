@@ -73,14 +73,15 @@ def runs(p):
 
 
 def all_jobs(config, profile, records=None):
-    """Every job of the config (each dataset prepared here to count its kernels)."""
+    """Every job of the config (each dataset prepared here, with each recipe its
+    columns use, to count its kernels)."""
     out = []
-    for name in mkc._mkc.sweep.plan(str(config), profile, str(DATA))["datasets"]:
+    for name, recipe in mkc._mkc.sweep.plan(str(config), profile, str(DATA))["units"]:
         key = (str(config), profile, str(DATA), _hash(config, profile))
-        n_kernels, why = mkc._mkc.sweep.prepare(key, name)
+        n_kernels, why = mkc._mkc.sweep.prepare(key, name, recipe)
         if n_kernels is not None:
             out += mkc.sweep.jobs(config, profile, dataset=name, n_kernels=n_kernels,
-                                  data_dir=DATA, records=records)
+                                  data_dir=DATA, records=records, recipe=recipe)
     return out
 
 
@@ -164,6 +165,41 @@ def test_a_paper_quick_profile_on_two_workers_gives_the_local_tables(client, tmp
     # and the cluster run resumed: no job submitted
     assert mkc.sweep.run(PAPER, client, profile="quick", records=rec, data_dir=DATA,
                          timeout=TIMEOUT).jobs_run == 0
+
+
+def example_with_row_recipe(tmp_path):
+    """The example config with a second recipe (one Gaussian kernel per view) that the
+    best-kernel KKM column uses on Shapes, its files found from its own folder."""
+    text = EXAMPLE.read_text().replace(
+        "[recipes.normalized]",
+        '[recipes.gauss1]\nscale = "zscore"\n'
+        'kernels = [{ kind = "gaussian", sigma_median_ratio = [1.0] }]\n\n[recipes.normalized]',
+    )
+    kkm = 'method = "kkm", grid = { n_init = [1, 5] } }'
+    assert text.count(kkm) == 1  # the best-kernel column (the average one has `summary`)
+    text = text.replace(kkm, 'method = "kkm", grid = { n_init = [1, 5] }, '
+                             'row_recipes = { shapes = "gauss1" } }', 1)
+    text = text.replace('"example-data/', f'"{EXAMPLE.parent.as_posix()}/example-data/')
+    p = tmp_path / "row-recipes.toml"
+    p.write_text(text)
+    return p
+
+
+def test_a_column_on_another_recipe_runs_on_the_cluster_as_locally(client, tmp_path):
+    cfg = example_with_row_recipe(tmp_path)
+    units = mkc._mkc.sweep.plan(str(cfg), "quick", str(DATA))["units"]
+    assert units == [("shapes", None), ("shapes", "gauss1"), ("rings", None)]
+    local = mkc.sweep.run(cfg, profile="quick", records=tmp_path / "local.jsonl", data_dir=DATA)
+    rec = tmp_path / "dask.jsonl"
+    dist = mkc.sweep.run(cfg, client, profile="quick", records=rec, data_dir=DATA,
+                         timeout=TIMEOUT)
+    assert dist.markdown == local.markdown
+    assert dist.jobs_run == len(all_jobs(cfg, "quick"))
+    assert runs(rec) == runs(tmp_path / "local.jsonl")
+    on_gauss1 = [json.loads(x) for x in lines(rec) if '"recipe":"gauss1"' in x]
+    # two views x one width, two grid points, two restarts of the quick profile
+    assert len(on_gauss1) == 2 * 2 * 2
+    assert {r["column"] for r in on_gauss1} == {"kkm"}
 
 
 def slow_example(tmp_path):

@@ -62,11 +62,12 @@ def _paths(config, records, data_dir, profile):
     return cfg, info, rec.resolve()
 
 
-def jobs(config, profile="full", *, dataset, n_kernels, data_dir=None, records=None):
+def jobs(config, profile="full", *, dataset, n_kernels, data_dir=None, records=None, recipe=None):
     """The local runner's jobs of ``dataset`` (a key of the config's tables) on
-    ``n_kernels`` kernels, in its order: one dict per job with ``dataset``, ``index``,
-    ``method``, ``params``, ``kernel`` (of a single-kernel method's job), ``runs`` and
-    ``recorded`` (all its runs are in ``records``)."""
+    ``n_kernels`` kernels of ``recipe`` (None: the dataset's own; else a recipe that a
+    column's ``row_recipes`` gives the dataset), in its order: one dict per job with
+    ``dataset``, ``index``, ``method``, ``params``, ``kernel`` (of a single-kernel
+    method's job), ``runs`` and ``recorded`` (all its runs are in ``records``)."""
     import json
 
     cfg = Path(config).resolve()
@@ -77,6 +78,7 @@ def jobs(config, profile="full", *, dataset, n_kernels, data_dir=None, records=N
         int(n_kernels),
         data_dir=None if data_dir is None else str(data_dir),
         records=None if records is None else str(records),
+        recipe=recipe,
     )
     return [Bunch(**j) for j in json.loads(text)]
 
@@ -90,15 +92,16 @@ def _append(path, text):
         os.fsync(f.fileno())
 
 
-def _prepare_task(key, name):
-    """On a worker: the number of kernels of dataset ``name``, or why it has none.
-    ``key``: (config file, profile, data directory, config hash)."""
-    return _mkc.sweep.prepare(key, name)
+def _prepare_task(key, name, recipe):
+    """On a worker: the number of kernels of dataset ``name`` with ``recipe``'s kernels
+    (None: its own), or why it has none. ``key``: (config file, profile, data
+    directory, config hash)."""
+    return _mkc.sweep.prepare(key, name, recipe)
 
 
-def _job_task(key, name, index):
+def _job_task(key, name, index, recipe):
     """On a worker: the run records of one job, as JSON lines."""
-    return _mkc.sweep.run_job(key, name, index)
+    return _mkc.sweep.run_job(key, name, index, recipe)
 
 
 def _on_dask(client, cfg, info, records, resume, on_job, timeout):
@@ -109,14 +112,16 @@ def _on_dask(client, cfg, info, records, resume, on_job, timeout):
     common = (str(cfg), info["profile"], info["data_dir"], info["config_hash"])
     meta = {}
     preps = []
-    for name in info["datasets"]:
-        f = client.submit(_prepare_task, common, name, pure=False)
-        meta[f.key] = ("prepare", name, None)
+    # one unit per kernel set the local runner builds: each dataset with its own recipe,
+    # and with every other recipe a column's ``row_recipes`` gives it
+    for name, recipe in info["units"]:
+        f = client.submit(_prepare_task, common, name, recipe, pure=False)
+        meta[f.key] = ("prepare", (name, recipe), None)
         preps.append(f)
     done = as_completed(preps, timeout=timeout)
     ran, failed = 0, []
     for fut in done:
-        kind, name, job = meta.pop(fut.key)
+        kind, (name, recipe), job = meta.pop(fut.key)
         try:
             out = fut.result()
         except Exception as e:  # a lost worker, a job that raised: the rest goes on
@@ -135,11 +140,12 @@ def _on_dask(client, cfg, info, records, resume, on_job, timeout):
                 n_kernels=n_kernels,
                 data_dir=info["data_dir"],
                 records=records if resume else None,
+                recipe=recipe,
             )
             for j in listed:
                 if not j.recorded:
-                    f = client.submit(_job_task, common, name, j.index, pure=False)
-                    meta[f.key] = ("job", name, j)
+                    f = client.submit(_job_task, common, name, j.index, recipe, pure=False)
+                    meta[f.key] = ("job", (name, recipe), j)
                     done.add(f)
         else:
             _append(records, out)
