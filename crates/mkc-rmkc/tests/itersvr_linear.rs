@@ -30,7 +30,11 @@ fn linear_kernel(x: MatRef<'_, f64>) -> Vec<Mat<f64>> {
 }
 
 fn tight(c: f64) -> IterSvrParams {
-    IterSvrParams::new().c(c).balance(0.1).svm_tol(1e-9)
+    IterSvrParams::new()
+        .c(c)
+        .balance(0.1)
+        .svm_tol(1e-9)
+        .max_epochs(200_000)
 }
 
 /// From the same labels, the feature path and the kernel path on `K = XXᵀ` solve the

@@ -128,6 +128,7 @@ mod csvc;
 mod feasibility;
 mod free_system;
 mod kernel;
+mod linear_admm;
 mod linear_dcd;
 mod linear_svr;
 pub mod polish;

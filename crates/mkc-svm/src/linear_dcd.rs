@@ -110,6 +110,25 @@ pub(crate) fn violation(beta: f64, g: f64, c: f64, eps: f64) -> f64 {
     }
 }
 
+/// The bias b that the KKT conditions give at β, with `resid_i = x_iᵀw − z_i`: the mean
+/// of `−(resid_i + ε·sign β_i)` over the β_i strictly inside the box (with ε > 0, the
+/// non-zero ones), else the mean of `−resid_i`.
+pub(crate) fn kkt_bias(beta: &[f64], resid: &[f64], c: f64, eps: f64) -> f64 {
+    let (mut inside, mut count, mut all) = (0.0, 0usize, 0.0);
+    for (&b, &r) in beta.iter().zip(resid) {
+        all -= r;
+        if b.abs() < c && (b != 0.0 || eps == 0.0) {
+            inside -= r + if b == 0.0 { 0.0 } else { eps * b.signum() };
+            count += 1;
+        }
+    }
+    if count > 0 {
+        inside / count as f64
+    } else {
+        all / resid.len().max(1) as f64
+    }
+}
+
 /// The state of the coordinate descent (module docs).
 pub(crate) struct Dcd<'a> {
     rows: &'a Rows,

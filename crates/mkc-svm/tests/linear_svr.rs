@@ -219,10 +219,18 @@ fn deterministic_by_seed_and_shrinking_does_not_change_the_optimum() {
             .unwrap()
     };
     let (a, b, c, d) = (fit(7, true), fit(7, true), fit(8, true), fit(7, false));
+    // Without the ADMM start: the same optimum.
+    let e = params(1.0, 0.0, LinearBias::Free)
+        .admm_iter(0)
+        .check()
+        .unwrap()
+        .fit(x.as_ref(), &z)
+        .unwrap();
+    assert!(e.converged);
     assert_eq!(a.coef, b.coef);
     assert_eq!(a.b.to_bits(), b.b.to_bits());
     assert_eq!(a.epochs, b.epochs);
-    for other in [&c, &d] {
+    for other in [&c, &d, &e] {
         assert!((a.objective - other.objective).abs() < 1e-8 * (1.0 + a.objective.abs()));
     }
 }

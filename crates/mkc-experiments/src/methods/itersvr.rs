@@ -25,7 +25,7 @@ const PARAMS: &[ParamSpec] = &[
     ParamSpec::new("max_iter", ParamKind::Int, "50", "cap on the SVR / relabelling iterations"),
     ParamSpec::new("svm_tol", ParamKind::Float, "1e-3", "KKT tolerance of every SVR solve (LIBSVM's default)"),
     ParamSpec::new("kernel-type", ParamKind::Choice(&["auto", "linear", "kernel"]), "auto", "linear: the linear kernel of the features in feature space; kernel: the precomputed kernel; auto: linear when there is no kernel"),
-    ParamSpec::new("max_epochs", ParamKind::Int, "10000", "linear path: cap on the coordinate-descent epochs of one SVR"),
+    ParamSpec::new("max_epochs", ParamKind::Int, "300", "linear path: cap on the coordinate-descent epochs of one SVR (MNIST: the descent stalls near a violation of 0.05)"),
 ];
 
 adapter! {
