@@ -179,10 +179,14 @@ def example_with_row_recipe(tmp_path):
     assert text.count(kkm) == 1  # the best-kernel column (the average one has `summary`)
     text = text.replace(kkm, 'method = "kkm", grid = { n_init = [1, 5] }, '
                              'row_recipes = { shapes = "gauss1" } }', 1)
-    text = text.replace('"example-data/', f'"{EXAMPLE.parent.as_posix()}/example-data/')
-    p = tmp_path / "row-recipes.toml"
-    p.write_text(text)
-    return p
+    return write_example(tmp_path / "row-recipes.toml", text)
+
+
+def write_example(path, text):
+    """Write an edited copy of the example config to ``path``, its data files found from
+    the example's own folder."""
+    path.write_text(text.replace('"example-data/', f'"{EXAMPLE.parent.as_posix()}/example-data/'))
+    return path
 
 
 def test_a_column_on_another_recipe_runs_on_the_cluster_as_locally(client, tmp_path):
@@ -205,11 +209,8 @@ def test_a_column_on_another_recipe_runs_on_the_cluster_as_locally(client, tmp_p
 def slow_example(tmp_path):
     """The example config with enough restarts that a job takes a while, its files
     found from its own folder."""
-    text = EXAMPLE.read_text().replace("restarts = 5", "restarts = 60")
-    text = text.replace('"example-data/', f'"{EXAMPLE.parent.as_posix()}/example-data/')
-    p = tmp_path / "slow.toml"
-    p.write_text(text)
-    return p
+    return write_example(tmp_path / "slow.toml",
+                         EXAMPLE.read_text().replace("restarts = 5", "restarts = 60"))
 
 
 def test_a_worker_killed_mid_sweep_loses_no_record_and_the_rerun_finishes(client, tmp_path):
