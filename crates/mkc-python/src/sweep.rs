@@ -191,6 +191,7 @@ pub fn jobs(
     recipe: Option<String>,
 ) -> PyResult<String> {
     let l = load(&config, profile, data_dir.as_deref()).py()?;
+    check_unit(&l.plan, name, recipe.as_deref()).py()?;
     let index = records.map(|p| RecordIndex::read(&p)).transpose().py()?;
     let list = list_jobs_with(
         &l.plan,
@@ -201,6 +202,34 @@ pub fn jobs(
     serde_json::to_string(&list)
         .map_err(|e| Error::input("jobs", e.to_string()))
         .py()
+}
+
+/// A recipe must be one that a column runs dataset `name` on (one of the plan's `units`):
+/// the runner lists no job for any other, which would read as a recipe without jobs. An
+/// unknown dataset keeps its documented empty job list.
+fn check_unit(plan: &Plan, name: &str, recipe: Option<&str>) -> Result<()> {
+    let Some(recipe) = recipe else {
+        return Ok(());
+    };
+    if !dataset_keys(plan).iter().any(|k| k == name) {
+        return Ok(());
+    }
+    let recipes = dataset_recipes(plan, name);
+    if recipes.iter().any(|r| r.as_deref() == Some(recipe)) {
+        return Ok(());
+    }
+    let known: Vec<&str> = recipes.iter().flatten().map(String::as_str).collect();
+    Err(Error::input(
+        format!("plan `{}`, dataset `{name}`", plan.name),
+        format!(
+            "no column runs it on recipe `{recipe}` (other recipes: {})",
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        ),
+    ))
 }
 
 /// On a worker: run job `index` of dataset `name` on the kernels of `recipe` (None: the

@@ -189,6 +189,15 @@ def write_example(path, text):
     return path
 
 
+def test_jobs_of_a_recipe_no_column_uses_is_an_error(tmp_path):
+    cfg = example_with_row_recipe(tmp_path)
+    assert len(mkc.sweep.jobs(cfg, "quick", dataset="shapes", n_kernels=2, data_dir=DATA,
+                              recipe="gauss1")) == 4  # KKM: 2 kernels x 2 grid points
+    with pytest.raises(ValueError, match="recipe `gauss3`"):
+        mkc.sweep.jobs(cfg, "quick", dataset="rings", n_kernels=2, data_dir=DATA,
+                       recipe="gauss3")
+
+
 def test_a_column_on_another_recipe_runs_on_the_cluster_as_locally(client, tmp_path):
     cfg = example_with_row_recipe(tmp_path)
     units = mkc._mkc.sweep.plan(str(cfg), "quick", str(DATA))["units"]
