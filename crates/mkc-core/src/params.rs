@@ -1,6 +1,7 @@
 //! Hyperparameter checking in the manner of linfa's `ParamGuard`, the macros that
 //! give every parameter builder the same shape ([`params!`](macro@crate::params),
-//! [`setters!`](crate::setters), [`clusterer_via_check!`](crate::clusterer_via_check)),
+//! [`setters!`](crate::setters), [`checked!`](crate::checked),
+//! [`clusterer_via_check!`](crate::clusterer_via_check)),
 //! and the builders' reflection ([`Reflect`], module [`reflect`]).
 
 use crate::Result;
@@ -58,6 +59,53 @@ macro_rules! clusterer_via_check {
                         .map(|&s| $crate::Clusterer::fit(self, data, n_clusters, s))
                         .collect(),
                 }
+            }
+        }
+    };
+}
+
+/// Declare the checked form of a parameter builder that holds the builder itself: the
+/// struct `NAME { p: PARAMS }` (`Debug, Clone, PartialEq`, doc given) and
+/// `impl ParamGuard for PARAMS`, whose `check` runs the given block on the builder (bound
+/// to the name before it) and then wraps a clone. The block validates and returns
+/// `Result<()>`; the algorithm reads the fields through `self.p`.
+///
+/// ```
+/// use mkc_core::{validate, ParamGuard};
+/// mkc_core::params! {
+///     /// Parameters.
+///     pub struct FooParams {
+///         /// Tolerance (> 0).
+///         tol: f64 = 1e-4,
+///     }
+///     /// Defaults.
+///     new;
+/// }
+/// mkc_core::checked! {
+///     /// Checked parameters.
+///     pub struct Foo(FooParams);
+///     |p| validate::positive("tol", p.tol)
+/// }
+/// assert!(FooParams::new().check().is_ok());
+/// let err = FooParams::new().tol(-1.0).check().unwrap_err();
+/// assert!(err.to_string().contains("tol"));
+/// ```
+#[macro_export]
+macro_rules! checked {
+    ($(#[$m:meta])* $vis:vis struct $checked:ident($params:ty); |$p:ident| $body:expr) => {
+        $(#[$m])*
+        #[derive(Debug, Clone, PartialEq)]
+        $vis struct $checked {
+            p: $params,
+        }
+
+        impl $crate::ParamGuard for $params {
+            type Checked = $checked;
+            fn check(&self) -> $crate::Result<$checked> {
+                let $p = self;
+                let checked: $crate::Result<()> = $body;
+                checked?;
+                Ok($checked { p: self.clone() })
             }
         }
     };
