@@ -79,7 +79,7 @@ impl Lgmmc {
             None => {
                 let start = vec![1.0 / n as f64; n];
                 let first = most_violated(solver.features(), &start, beta)?.labels;
-                Ok(refine(solver, &start, first, beta, self.p.refine_steps)?.0)
+                Ok(refine(solver, &start, first, beta, self.params().refine_steps)?.0)
             }
         }
     }
@@ -92,7 +92,7 @@ impl Lgmmc {
         beta: f64,
         timings: &mut Timings,
     ) -> Result<LgmmcFit> {
-        let p = &self.p;
+        let p = self.params();
         // Step 1: C = {ŷ} (≡ {ŷ, −ŷ}).
         let first = timings.time("violated", || self.first_label_vector(solver, beta))?;
         let mut set = WorkingSet {
@@ -174,7 +174,7 @@ impl Lgmmc {
         set: &WorkingSet,
         alpha: &[f64],
     ) -> Result<Vec<usize>> {
-        match self.p.label_rule {
+        match self.params().label_rule {
             LabelRule::Eigenvector => labels_from_mu(&set.labels, &set.mu),
             LabelRule::Decision => {
                 let (_, v) = top_eigenvector(&set.labels, &set.mu)?;

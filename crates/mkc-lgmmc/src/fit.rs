@@ -87,7 +87,7 @@ mkc_core::clusterer! {
     /// solver's data), "violated" (eqs. 13–15), "mkl" (α- and μ-steps), "labels".
     fn fit(&self, data, n_clusters, seed) {
         let (fit, linear, timings) =
-            self.p.path.timed_fit("LG-MMC", data, n_clusters, |linear, timings| {
+            self.params().path.timed_fit("LG-MMC", data, n_clusters, |linear, timings| {
                 let kernel;
                 let input = if linear {
                     Input::Features(data.require_features("lgmmc")?)
@@ -131,7 +131,7 @@ impl Lgmmc {
         seed: u64,
         timings: &mut Timings,
     ) -> Result<LgmmcFit> {
-        let p = &self.p;
+        let p = self.params();
         let k = match input {
             Input::Kernel(k) => k,
             Input::Features(x) => {
@@ -167,7 +167,7 @@ impl Lgmmc {
         let checked = CheckedKernel::new(kb)?;
         let beta = self.beta(checked.size())?;
         let f = timings.time("features", features)?;
-        let mut solver = KernelSolver::new(checked, self.p.c, self.p.solver_tol, f);
+        let mut solver = KernelSolver::new(checked, self.params().c, self.params().solver_tol, f);
         self.cutting_plane(&mut solver, beta, timings)
     }
 

@@ -1,7 +1,7 @@
 //! Hyperparameters of LG-MMC ([`LgmmcParams`], checked once into [`Lgmmc`]).
 
 use crate::features::FeatureRank;
-use mkc_core::{validate, Error, ParamGuard, Result};
+use mkc_core::{validate, Error, Result};
 
 /// How the class balance β of the label set `B = {ŷ ∈ {±1}ⁿ : −β ≤ 1ᵀŷ ≤ β}` is given.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +37,17 @@ impl Balance {
                 mkc_core::mkc_ensure!(f < 1.0, param "balance", f, "a fraction of n must be < 1 (a bound ≥ n admits the one-cluster labelling)");
                 Ok(())
             }
+        }
+    }
+}
+
+/// A configuration gives β as the fraction of n ([`Balance::Fraction`]); an absolute β
+/// shows as its number.
+impl mkc_core::params::ParamType for Balance {
+    const KIND: mkc_core::params::ValueKind = mkc_core::params::ValueKind::Float;
+    fn to_text(&self) -> String {
+        match *self {
+            Balance::Fraction(x) | Balance::Absolute(x) => mkc_core::params::float_text(x),
         }
     }
 }
@@ -82,6 +93,8 @@ pub enum LgmmcPath {
 }
 
 crate::input_path!(LgmmcPath);
+mkc_core::param_words!(LabelRule { "eigenvector" => LabelRule::Eigenvector, "decision" => LabelRule::Decision });
+mkc_core::param_words!(FeatureMap { "pca" => FeatureMap::Pca, "sqrt" => FeatureMap::Sqrt });
 
 mkc_core::params! {
     /// Unchecked LG-MMC parameters (builder). Defaults: the authors' released package v0.1
@@ -154,25 +167,20 @@ impl LgmmcParams {
     }
 }
 
-/// Checked LG-MMC parameters: the [`mkc_core::Clusterer`] "lgmmc" (Algorithm 1).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Lgmmc {
-    pub(crate) p: LgmmcParams,
-}
-
-impl ParamGuard for LgmmcParams {
-    type Checked = Lgmmc;
-    fn check(&self) -> Result<Lgmmc> {
-        validate::positive("C", self.c)?;
-        self.balance.check(false)?;
-        validate::non_negative("bias", self.bias)?;
-        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
-        mkc_core::mkc_ensure!(self.mkl_max_iter >= 1, param "mkl_max_iter", self.mkl_max_iter, "must be at least 1");
-        validate::non_negative("tol", self.tol)?;
-        validate::non_negative("mkl_tol", self.mkl_tol)?;
-        validate::positive("solver_tol", self.solver_tol)?;
-        self.rank.check()?;
-        if let Some(y) = &self.initial_labels {
+mkc_core::checked! {
+    /// Checked LG-MMC parameters: the [`mkc_core::Clusterer`] "lgmmc" (Algorithm 1).
+    pub struct Lgmmc(LgmmcParams);
+    |p| {
+        validate::positive("C", p.c)?;
+        p.balance.check(false)?;
+        validate::non_negative("bias", p.bias)?;
+        mkc_core::mkc_ensure!(p.max_iter >= 1, param "max_iter", p.max_iter, "must be at least 1");
+        mkc_core::mkc_ensure!(p.mkl_max_iter >= 1, param "mkl_max_iter", p.mkl_max_iter, "must be at least 1");
+        validate::non_negative("tol", p.tol)?;
+        validate::non_negative("mkl_tol", p.mkl_tol)?;
+        validate::positive("solver_tol", p.solver_tol)?;
+        p.rank.check()?;
+        if let Some(y) = &p.initial_labels {
             validate::binary_labels("initial_labels", y).map_err(|e| {
                 Error::param(
                     "initial_labels",
@@ -181,7 +189,7 @@ impl ParamGuard for LgmmcParams {
                 )
             })?;
         }
-        Ok(Lgmmc { p: self.clone() })
+        Ok(())
     }
 }
 

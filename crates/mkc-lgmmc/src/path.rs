@@ -45,10 +45,12 @@ pub trait InputPath: Copy {
 }
 
 /// Implement [`InputPath`] for an enum with the variants `Kernel`, `Linear` and `Auto`:
-/// `mkc_lgmmc::input_path!(MyPath);`.
+/// `mkc_lgmmc::input_path!(MyPath);`. Also gives it the configuration words `auto`,
+/// `linear`, `kernel` (`mkc_core::param_words!`).
 #[macro_export]
 macro_rules! input_path {
     ($t:ident) => {
+        mkc_core::param_words!($t { "auto" => $t::Auto, "linear" => $t::Linear, "kernel" => $t::Kernel });
         impl $crate::InputPath for $t {
             fn forced(self) -> Option<bool> {
                 match self {

@@ -63,7 +63,7 @@
 use crate::linear_admm::{admm, gram};
 use crate::linear_dcd::{kkt_bias, violation, Dcd, Rows};
 use faer::{Mat, MatRef};
-use mkc_core::{validate, Error, ParamGuard, Result};
+use mkc_core::{validate, Error, Result};
 use std::sync::OnceLock;
 
 /// How the bias b of `f(x) = xᵀw + b` enters (module docs).
@@ -104,24 +104,19 @@ mkc_core::params! {
     new;
 }
 
-/// A checked linear ε-SVR: [`LinearSvr::fit`] on a feature matrix, or
-/// [`LinearSvr::solve`] on [`LinearFeatures`] prepared once for many solves.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LinearSvr {
-    p: LinearSvrParams,
-}
-
-impl ParamGuard for LinearSvrParams {
-    type Checked = LinearSvr;
-    fn check(&self) -> Result<LinearSvr> {
-        validate::positive("C", self.c)?;
-        validate::non_negative("epsilon", self.epsilon)?;
-        validate::positive("tol", self.tol)?;
-        if let LinearBias::Regularised(b) = self.bias {
+mkc_core::checked! {
+    /// A checked linear ε-SVR: [`LinearSvr::fit`] on a feature matrix, or
+    /// [`LinearSvr::solve`] on [`LinearFeatures`] prepared once for many solves.
+    pub struct LinearSvr(LinearSvrParams);
+    |p| {
+        validate::positive("C", p.c)?;
+        validate::non_negative("epsilon", p.epsilon)?;
+        validate::positive("tol", p.tol)?;
+        if let LinearBias::Regularised(b) = p.bias {
             validate::non_negative("bias", b)?;
         }
-        mkc_core::mkc_ensure!(self.max_epochs >= 1, param "max_epochs", self.max_epochs, "must be at least 1");
-        Ok(LinearSvr { p: self.clone() })
+        mkc_core::mkc_ensure!(p.max_epochs >= 1, param "max_epochs", p.max_epochs, "must be at least 1");
+        Ok(())
     }
 }
 

@@ -111,7 +111,7 @@ impl Cpmmc {
         let mut rng = mkc_core::seed::rng(seed);
         let mut beta: Vec<f64> = (0..n).map(|_| rng.random_range(-1.0..=1.0)).collect();
         let mut f = gram.apply(&beta);
-        if self.p.init == CpmmcInit::Pca {
+        if self.params().init == CpmmcInit::Pca {
             // Power iteration on G: converges to the top principal direction.
             for _ in 0..200 {
                 let norm = dot(&f, &f).sqrt();
@@ -157,7 +157,7 @@ impl Cpmmc {
         seed: u64,
         timings: &mut Timings,
     ) -> Result<LoopResult> {
-        let p = &self.p;
+        let p = self.params();
         let mut pt = timings.time("init", || self.start(gram, seed))?;
         let (first, mut violation) = most_violated(&pt.f);
         let mut cuts = CutSet::new(gram, first, signs(&pt.f));
@@ -211,7 +211,7 @@ impl Cpmmc {
         out: &mut Progress,
         timings: &mut Timings,
     ) -> Result<f64> {
-        let p = &self.p;
+        let p = self.params();
         let objective = |pt: &Point, cuts: &CutSet| {
             0.5 * pt.w_norm2 + p.c * working_set_slack(&cuts.cuts, &pt.f)
         };

@@ -65,7 +65,7 @@ mkc_core::clusterer! {
     /// dual QPs), "violated".
     fn fit(&self, data, n_clusters, seed) {
         let (run, linear, timings) =
-            self.p.path.timed_fit("CPMMC", data, n_clusters, |linear, timings| {
+            self.params().path.timed_fit("CPMMC", data, n_clusters, |linear, timings| {
                 if linear {
                     let x = data.require_features("cpmmc")?;
                     self.cutting_plane(&FeatureGram::new(x) as &dyn Gram, seed, timings)

@@ -1,6 +1,6 @@
 //! Hyperparameters of CPMMC ([`CpmmcParams`], checked once into [`Cpmmc`]).
 
-use mkc_core::{validate, ParamGuard, Result};
+use mkc_core::validate;
 
 /// Which input a CPMMC fit reads (see [`CpmmcParams::path`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -33,6 +33,7 @@ pub enum CpmmcInit {
 }
 
 mkc_lgmmc::input_path!(CpmmcPath);
+mkc_core::param_words!(CpmmcInit { "random" => CpmmcInit::Random, "pca" => CpmmcInit::Pca });
 
 mkc_core::params! {
     /// Unchecked CPMMC parameters (builder). Defaults: C = 1 and ε = 0.01, β = 0.03 n,
@@ -64,28 +65,23 @@ mkc_core::params! {
     new;
 }
 
-/// Checked CPMMC parameters: the [`mkc_core::Clusterer`] "cpmmc".
-#[derive(Clone, Debug, PartialEq)]
-pub struct Cpmmc {
-    pub(crate) p: CpmmcParams,
+mkc_core::checked! {
+    /// Checked CPMMC parameters: the [`mkc_core::Clusterer`] "cpmmc".
+    pub struct Cpmmc(CpmmcParams);
+    |p| {
+        validate::positive("C", p.c)?;
+        mkc_lgmmc::Balance::Fraction(p.balance).check(true)?;
+        validate::positive("epsilon", p.epsilon)?;
+        validate::non_negative("cccp_tol", p.cccp_tol)?;
+        mkc_core::mkc_ensure!(p.cccp_max_iter >= 1, param "cccp_max_iter", p.cccp_max_iter, "must be at least 1");
+        mkc_core::mkc_ensure!(p.max_iter >= 1, param "max_iter", p.max_iter, "must be at least 1");
+        Ok(())
+    }
 }
 
 impl Cpmmc {
     /// The parameters.
     pub fn params(&self) -> &CpmmcParams {
         &self.p
-    }
-}
-
-impl ParamGuard for CpmmcParams {
-    type Checked = Cpmmc;
-    fn check(&self) -> Result<Cpmmc> {
-        validate::positive("C", self.c)?;
-        mkc_lgmmc::Balance::Fraction(self.balance).check(true)?;
-        validate::positive("epsilon", self.epsilon)?;
-        validate::non_negative("cccp_tol", self.cccp_tol)?;
-        mkc_core::mkc_ensure!(self.cccp_max_iter >= 1, param "cccp_max_iter", self.cccp_max_iter, "must be at least 1");
-        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
-        Ok(Cpmmc { p: self.clone() })
     }
 }

@@ -45,11 +45,11 @@ mkc_core::clusterer! {
     /// threads. Phases: "features", "sdp", "labels".
     fn fit(&self, data, n_clusters, seed) {
         let ((labels, rank_one, sol, feature_dim), linear, timings) =
-            self.p.path.timed_fit("GMMC", data, n_clusters, |linear, timings| {
+            self.params().path.timed_fit("GMMC", data, n_clusters, |linear, timings| {
                 let phi = timings.time("features", || self.features(data, linear, seed))?;
                 let ell = self.ell(data.n())?;
-                let rel = Relaxation::new(phi.as_ref(), self.p.c, ell)?;
-                let sol = timings.time("sdp", || self.p.solver.solve(&rel, None))?;
+                let rel = Relaxation::new(phi.as_ref(), self.params().c, ell)?;
+                let sol = timings.time("sdp", || self.params().solver.solve(&rel, None))?;
                 let (lo, hi) = mkc_lgmmc::plus_range(data.n(), ell)?;
                 let (labels, rank_one) =
                     timings.time("labels", || labels_of(&rel, &sol, lo, hi))?;
@@ -100,13 +100,13 @@ impl Gmmc {
             Ok(data.require_features("gmmc")?.to_owned())
         } else {
             let k = data.one_kernel("gmmc")?;
-            mkc_lgmmc::kernel_features(k.as_mat(), self.p.rank, seed)
+            mkc_lgmmc::kernel_features(k.as_mat(), self.params().rank, seed)
         }
     }
 
     /// The relaxation of this method on explicit features `phi` (n x r), for users who
     /// solve along a grid with warm starts ([`super::BarrierSolver::solve`]).
     pub fn relaxation(&self, phi: MatRef<'_, f64>) -> Result<Relaxation> {
-        Relaxation::new(phi, self.p.c, self.ell(phi.nrows())?)
+        Relaxation::new(phi, self.params().c, self.ell(phi.nrows())?)
     }
 }

@@ -1,7 +1,7 @@
 //! Hyperparameters of GMMC ([`GmmcParams`], checked once into [`Gmmc`]).
 
 use super::barrier::BarrierSolver;
-use mkc_core::{validate, ParamGuard, Result};
+use mkc_core::{validate, Result};
 pub use mkc_lgmmc::Balance;
 use mkc_lgmmc::FeatureRank;
 
@@ -63,20 +63,14 @@ impl GmmcParams {
     }
 }
 
-/// Checked GMMC parameters: the [`mkc_core::Clusterer`] "gmmc".
-#[derive(Clone, Debug, PartialEq)]
-pub struct Gmmc {
-    pub(crate) p: GmmcParams,
-}
-
-impl ParamGuard for GmmcParams {
-    type Checked = Gmmc;
-    fn check(&self) -> Result<Gmmc> {
-        validate::positive("C", self.c)?;
-        self.balance.check(true)?;
-        self.rank.check()?;
-        self.solver.check()?;
-        Ok(Gmmc { p: self.clone() })
+mkc_core::checked! {
+    /// Checked GMMC parameters: the [`mkc_core::Clusterer`] "gmmc".
+    pub struct Gmmc(GmmcParams);
+    |p| {
+        validate::positive("C", p.c)?;
+        p.balance.check(true)?;
+        p.rank.check()?;
+        p.solver.check().map(|_| ())
     }
 }
 
