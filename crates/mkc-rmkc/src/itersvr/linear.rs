@@ -27,6 +27,8 @@ pub enum IterSvrPath {
     Auto,
 }
 
+mkc_core::param_words!(IterSvrPath { "auto" => IterSvrPath::Auto, "linear" => IterSvrPath::Linear, "kernel" => IterSvrPath::Kernel });
+
 /// How the linear path starts.
 pub(super) enum Start {
     /// k-means on the features from the run's seed.
