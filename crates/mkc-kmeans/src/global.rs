@@ -28,7 +28,7 @@
 use crate::kernel_kmeans::{run, KernelKMeansFit};
 use crate::kernel_view::KernelCols;
 use faer::MatRef;
-use mkc_core::{validate, Clustering, Error, ParamGuard, Result};
+use mkc_core::{validate, Clustering, Error, Result};
 use rayon::prelude::*;
 
 mkc_core::params! {
@@ -48,21 +48,13 @@ mkc_core::params! {
     new;
 }
 
-/// Checked global kernel k-means parameters: [`GlobalKernelKMeans::fit_kernel`] runs on one
-/// kernel, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a [`KernelSet`](mkc_core::KernelSet) (its kernel, or the equal-weight mean of
-/// its kernels).
-#[derive(Debug, Clone, PartialEq)]
-pub struct GlobalKernelKMeans {
-    p: GlobalKernelKMeansParams,
-}
-
-impl ParamGuard for GlobalKernelKMeansParams {
-    type Checked = GlobalKernelKMeans;
-    fn check(&self) -> Result<GlobalKernelKMeans> {
-        crate::check_counts(None, self.max_iter)?;
-        validate::non_negative("tol", self.tol)?;
-        Ok(GlobalKernelKMeans { p: self.clone() })
-    }
+mkc_core::checked! {
+    /// Checked global kernel k-means parameters: [`GlobalKernelKMeans::fit_kernel`] runs on
+    /// one kernel, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a
+    /// [`KernelSet`](mkc_core::KernelSet) (its kernel, or the equal-weight mean of its
+    /// kernels).
+    pub struct GlobalKernelKMeans(GlobalKernelKMeansParams);
+    |p| crate::check_loop(None, p.max_iter, Some(p.tol))
 }
 
 /// Result of global kernel k-means.

@@ -13,7 +13,7 @@ use crate::cluster_sums::ClusterSums;
 use crate::kernel_view::{self, KernelCols};
 use crate::seeding::kmeans_plus_plus;
 use faer::MatRef;
-use mkc_core::{seed, validate, Clustering, Error, ParamGuard, Result};
+use mkc_core::{seed, validate, Error, Result};
 use rayon::prelude::*;
 
 /// How kernel k-means starts.
@@ -85,23 +85,18 @@ impl KernelKMeansParams {
     }
 }
 
-/// Checked kernel k-means parameters; [`KernelKMeans::fit_kernel`] runs the algorithm on
-/// one kernel, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a [`KernelSet`](mkc_core::KernelSet) (its kernel, or the mean of its
-/// kernels: kernel k-means on several kernels is Avg-KKM).
-#[derive(Debug, Clone, PartialEq)]
-pub struct KernelKMeans {
-    p: KernelKMeansParams,
-}
-
-impl ParamGuard for KernelKMeansParams {
-    type Checked = KernelKMeans;
-    fn check(&self) -> Result<KernelKMeans> {
-        crate::check_counts(Some(self.n_init), self.max_iter)?;
-        validate::non_negative("tol", self.tol)?;
-        if let Some(w) = &self.weights {
+mkc_core::checked! {
+    /// Checked kernel k-means parameters; [`KernelKMeans::fit_kernel`] runs the algorithm on
+    /// one kernel, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a
+    /// [`KernelSet`](mkc_core::KernelSet) (its kernel, or the mean of its kernels: kernel
+    /// k-means on several kernels is Avg-KKM).
+    pub struct KernelKMeans(KernelKMeansParams);
+    |p| {
+        crate::check_loop(Some(p.n_init), p.max_iter, Some(p.tol))?;
+        if let Some(w) = &p.weights {
             kernel_view::weights(Some(w), w.len())?;
         }
-        Ok(KernelKMeans { p: self.clone() })
+        Ok(())
     }
 }
 
@@ -125,24 +120,6 @@ pub struct KernelKMeansFit {
 }
 
 impl KernelKMeans {
-    /// Cluster with kernel `k` (n x n, symmetric, finite) into `n_clusters` clusters;
-    /// restart r of the k-means++ seeding draws from `derive(seed, r)`. PSD is not
-    /// required; with an indefinite kernel the objective can be negative and monotonicity
-    /// is not guaranteed.
-    ///
-    /// # Errors
-    /// Invalid kernel ([`validate::kernel`]), `n_clusters` 0 or > n, weights or initial
-    /// labels of the wrong length or out of range.
-    pub fn fit_kernel(
-        &self,
-        k: MatRef<'_, f64>,
-        n_clusters: usize,
-        seed: u64,
-    ) -> Result<KernelKMeansFit> {
-        validate::kernel("kernel", k)?;
-        self.fit_valid(k, n_clusters, seed)
-    }
-
     /// [`KernelKMeans::fit_kernel`] on a kernel already validated.
     fn fit_valid(
         &self,
@@ -177,7 +154,7 @@ impl KernelKMeans {
 }
 
 mkc_core::diagnostics! {
-    /// Diagnostics of kernel k-means ([`Clustering::diagnostics`]).
+    /// Diagnostics of kernel k-means ([`Clustering::diagnostics`](mkc_core::Clustering::diagnostics)).
     pub struct KernelKMeansDiagnostics {
         /// Final objective J (also the last entry of the objective trace).
         objective: f64,
@@ -186,30 +163,25 @@ mkc_core::diagnostics! {
     }
 }
 
-mkc_core::clusterer! {
-    KernelKMeans, "kkm", KernelKMeansDiagnostics;
+kernel_method! {
+    KernelKMeans(KernelKMeansParams) -> KernelKMeansFit, "kkm";
+    /// Cluster with kernel `k` (n x n, symmetric, finite) into `n_clusters` clusters;
+    /// restart r of the k-means++ seeding draws from `derive(seed, r)`. PSD is not
+    /// required; with an indefinite kernel the objective can be negative and monotonicity
+    /// is not guaranteed.
+    ///
+    /// # Errors
+    /// Invalid kernel ([`validate::kernel`]), `n_clusters` 0 or > n, weights or initial
+    /// labels of the wrong length or out of range.
+    pub fn fit_kernel("kernel");
     /// Kernel k-means on the set's kernel, or on the equal-weight mean of its kernels.
     /// The objective trace is J (minimised) at the start of every iteration, ending with
     /// the final J.
-    fn fit(&self, data, n_clusters, seed) {
-        let k = data.one_kernel("kernel k-means")?;
-        let fit = self.fit_valid(k.as_mat(), n_clusters, seed)?;
-        let diag = KernelKMeansDiagnostics {
-            objective: fit.objective,
-            best_restart: fit.best_restart,
-        };
-        Ok(Clustering::new(fit.labels, n_clusters, diag)
-            .with_objective(fit.objective_trace)
-            .with_iterations(fit.n_iter, fit.converged))
-    }
+    fn fit("kernel k-means") -> KernelKMeansDiagnostics { objective, best_restart }, traced;
     /// The kernel (or the mean of the kernels) is formed once and shared by the restarts;
     /// each run's wall time includes an equal share of forming it.
-    fn fit_restarts(&self, data, n_clusters, seeds) {
-        mkc_core::one_kernel_restarts(self, data, n_clusters, seeds)
-    }
+    fn fit_restarts = mkc_core::one_kernel_restarts;
 }
-
-mkc_core::clusterer_via_check!(KernelKMeansParams, "kkm");
 
 /// Lowest objective, ties to the lowest restart index (runs arrive in index order).
 fn best_of(runs: Vec<KernelKMeansFit>) -> Result<KernelKMeansFit> {

@@ -5,7 +5,7 @@ use crate::expansion::{assign_gemm, Expansion};
 use crate::kernel_kmeans::fill_empty;
 use crate::seeding::{kmeans_plus_plus, kmeans_plus_plus_cols};
 use faer::{Mat, MatRef};
-use mkc_core::{seed, validate, Clustering, Error, ParamGuard, Result};
+use mkc_core::{seed, validate, Clustering, Error, Result};
 use rayon::prelude::*;
 
 mkc_core::params! {
@@ -25,20 +25,12 @@ mkc_core::params! {
     new;
 }
 
-/// Checked k-means parameters; [`KMeans::fit_features`] runs the algorithm on a feature
-/// matrix, [`Clusterer::fit`](mkc_core::Clusterer::fit) on the features of a [`KernelSet`](mkc_core::KernelSet).
-#[derive(Debug, Clone, PartialEq)]
-pub struct KMeans {
-    p: KMeansParams,
-}
-
-impl ParamGuard for KMeansParams {
-    type Checked = KMeans;
-    fn check(&self) -> Result<KMeans> {
-        crate::check_counts(Some(self.n_init), self.max_iter)?;
-        validate::non_negative("tol", self.tol)?;
-        Ok(KMeans { p: self.clone() })
-    }
+mkc_core::checked! {
+    /// Checked k-means parameters; [`KMeans::fit_features`] runs the algorithm on a feature
+    /// matrix, [`Clusterer::fit`](mkc_core::Clusterer::fit) on the features of a
+    /// [`KernelSet`](mkc_core::KernelSet).
+    pub struct KMeans(KMeansParams);
+    |p| crate::check_loop(Some(p.n_init), p.max_iter, Some(p.tol))
 }
 
 /// Result of k-means.
@@ -336,6 +328,7 @@ fn lloyd(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mkc_core::ParamGuard;
 
     /// The pruned assignment returns exactly (bit for bit) what an exhaustive scan with
     /// plain left-to-right sums returns, ties to the lowest index included, from any

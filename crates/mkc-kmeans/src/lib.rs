@@ -66,6 +66,69 @@
 
 #![forbid(unsafe_code)]
 
+/// The entry points of a method of this crate that clusters with one kernel, all routed
+/// through the checked type's private `fit_valid(k, n_clusters, seed)` (the kernel already
+/// validated):
+/// - the public method `ENTRY(k, n_clusters, seed)`, which validates `k`
+///   ([`mkc_core::validate::kernel`], named `WHAT` in its errors) and then fits;
+/// - [`mkc_core::Clusterer`] for the checked type: the set's kernel, or the equal-weight
+///   mean of its kernels ([`mkc_core::KernelSet::one_kernel`], naming `METHOD`), fitted,
+///   then made a [`mkc_core::Clustering`] with the labels and the diagnostics `DIAG`,
+///   whose listed fields are the fit's fields of the same names; `traced` adds the
+///   fit's `objective_trace`, `n_iter` and `converged`; optionally `fit_restarts` by the
+///   given function of `mkc_core`;
+/// - [`mkc_core::Clusterer`] for the builder ([`mkc_core::clusterer_via_check!`]).
+macro_rules! kernel_method {
+    (
+        $checked:ident($params:ty) -> $fit:ty, $name:literal;
+        $(#[$em:meta])*
+        pub fn $entry:ident($what:literal);
+        $(#[$fm:meta])*
+        fn fit($method:literal) -> $diag:ident { $($field:ident),* $(,)? } $(, $traced:ident)?;
+        $($(#[$rm:meta])* fn fit_restarts = $restarts:path;)?
+    ) => {
+        impl $checked {
+            $(#[$em])*
+            pub fn $entry(
+                &self,
+                k: faer::MatRef<'_, f64>,
+                n_clusters: usize,
+                seed: u64,
+            ) -> mkc_core::Result<$fit> {
+                mkc_core::validate::kernel($what, k)?;
+                self.fit_valid(k, n_clusters, seed)
+            }
+        }
+
+        mkc_core::clusterer! {
+            $checked, $name, $diag;
+            $(#[$fm])*
+            fn fit(&self, data, n_clusters, seed) {
+                let kernel = data.one_kernel($method)?;
+                let fit = self.fit_valid(kernel.as_mat(), n_clusters, seed)?;
+                let diag = $diag {
+                    $($field: fit.$field,)*
+                };
+                let clustering = mkc_core::Clustering::new(fit.labels, n_clusters, diag);
+                Ok(kernel_method!(@trace clustering, fit $(, $traced)?))
+            }
+            $(
+                $(#[$rm])*
+                fn fit_restarts(&self, data, n_clusters, seeds) {
+                    $restarts(self, data, n_clusters, seeds)
+                }
+            )?
+        }
+
+        mkc_core::clusterer_via_check!($params, $name);
+    };
+    (@trace $c:ident, $fit:ident) => { $c };
+    (@trace $c:ident, $fit:ident, traced) => {
+        $c.with_objective($fit.objective_trace)
+            .with_iterations($fit.n_iter, $fit.converged)
+    };
+}
+
 mod cluster_sums;
 mod expansion;
 mod global;
@@ -94,15 +157,20 @@ pub use spectral::{
     normalize_rows_and_cluster, Spectral, SpectralDiagnostics, SpectralFit, SpectralParams,
 };
 
-/// The counts every method of the crate checks: `n_init` (restarts, when the method has
-/// them) and `max_iter`, each at least 1.
-pub(crate) fn check_counts(n_init: Option<usize>, max_iter: usize) -> mkc_core::Result<()> {
+/// The loop controls every method of the crate checks: `n_init` (restarts, when the
+/// method has them) and `max_iter`, each at least 1, and the stopping tolerance `tol`
+/// (when the method has one), at least 0.
+pub(crate) fn check_loop(
+    n_init: Option<usize>,
+    max_iter: usize,
+    tol: Option<f64>,
+) -> mkc_core::Result<()> {
     for (name, v) in [("n_init", n_init), ("max_iter", Some(max_iter))] {
         if let Some(v) = v {
             mkc_core::mkc_ensure!(v >= 1, param name, v, "must be at least 1");
         }
     }
-    Ok(())
+    tol.map_or(Ok(()), |t| mkc_core::validate::non_negative("tol", t))
 }
 
 /// A small deterministic generator for unit tests (Knuth's MMIX linear congruential

@@ -4,7 +4,7 @@
 
 use crate::kernel_view::KernelCols;
 use faer::MatRef;
-use mkc_core::{seed, validate, Clustering, ParamGuard, Result};
+use mkc_core::{seed, validate, Result};
 use rand::seq::index::sample;
 use rayon::prelude::*;
 
@@ -101,24 +101,20 @@ mkc_core::params! {
     new;
 }
 
-/// Checked k-medoids parameters; [`KernelKMedoids::fit_kernel`] runs the algorithm on one
-/// kernel, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a [`KernelSet`](mkc_core::KernelSet) (its kernel or the mean of its kernels).
-#[derive(Debug, Clone, PartialEq)]
-pub struct KernelKMedoids {
-    p: KernelKMedoidsParams,
-}
-
-impl ParamGuard for KernelKMedoidsParams {
-    type Checked = KernelKMedoids;
-    fn check(&self) -> Result<KernelKMedoids> {
-        crate::check_counts(None, self.max_iter)?;
-        if let MedoidInit::Given(g) = &self.init {
+mkc_core::checked! {
+    /// Checked k-medoids parameters; [`KernelKMedoids::fit_kernel`] runs the algorithm on one
+    /// kernel, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a
+    /// [`KernelSet`](mkc_core::KernelSet) (its kernel or the mean of its kernels).
+    pub struct KernelKMedoids(KernelKMedoidsParams);
+    |p| {
+        crate::check_loop(None, p.max_iter, None)?;
+        if let MedoidInit::Given(g) = &p.init {
             let mut s = g.clone();
             s.sort_unstable();
             s.dedup();
             mkc_core::mkc_ensure!(s.len() == g.len(), input "initial medoids", "indices must be distinct");
         }
-        Ok(KernelKMedoids { p: self.clone() })
+        Ok(())
     }
 }
 
@@ -140,25 +136,7 @@ pub struct KMedoidsFit {
 }
 
 impl KernelKMedoids {
-    /// Run k-medoids with kernel `k`: alternately assign every point to its nearest medoid
-    /// and move every medoid to the member minimising the within-cluster sum of D.
-    /// A point keeps its cluster, and a medoid its place, unless the alternative is
-    /// strictly better (so the objective never increases and the loop cannot cycle);
-    /// a medoid always belongs to its own cluster, so no cluster is ever empty.
-    ///
-    /// # Errors
-    /// Invalid kernel, `n_clusters` 0 or > n, given medoids out of range or not
-    /// `n_clusters` of them.
-    pub fn fit_kernel(
-        &self,
-        k: MatRef<'_, f64>,
-        n_clusters: usize,
-        seed: u64,
-    ) -> Result<KMedoidsFit> {
-        validate::kernel("kernel", k)?;
-        self.fit_valid(k, n_clusters, seed)
-    }
-
+    /// [`KernelKMedoids::fit_kernel`] on a kernel already validated.
     fn fit_valid(&self, k: MatRef<'_, f64>, n_clusters: usize, seed: u64) -> Result<KMedoidsFit> {
         let n = k.nrows();
         validate::n_clusters(n_clusters, n, 1)?;
@@ -178,7 +156,7 @@ impl KernelKMedoids {
     }
 }
 
-/// Diagnostics of kernel k-medoids ([`Clustering::diagnostics`]).
+/// Diagnostics of kernel k-medoids ([`Clustering::diagnostics`](mkc_core::Clustering::diagnostics)).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct KMedoidsDiagnostics {
@@ -196,23 +174,22 @@ impl mkc_core::Diagnostics for KMedoidsDiagnostics {
     }
 }
 
-mkc_core::clusterer! {
-    KernelKMedoids, "kkmedoids", KMedoidsDiagnostics;
+kernel_method! {
+    KernelKMedoids(KernelKMedoidsParams) -> KMedoidsFit, "kkmedoids";
+    /// Run k-medoids with kernel `k`: alternately assign every point to its nearest medoid
+    /// and move every medoid to the member minimising the within-cluster sum of D.
+    /// A point keeps its cluster, and a medoid its place, unless the alternative is
+    /// strictly better (so the objective never increases and the loop cannot cycle);
+    /// a medoid always belongs to its own cluster, so no cluster is ever empty.
+    ///
+    /// # Errors
+    /// Invalid kernel, `n_clusters` 0 or > n, given medoids out of range or not
+    /// `n_clusters` of them.
+    pub fn fit_kernel("kernel");
     /// Kernel k-medoids on the set's kernel (or the mean of its kernels); the objective
     /// trace is eq. (2) after every assignment step (minimised).
-    fn fit(&self, data, n_clusters, seed) {
-        let k = data.one_kernel("kernel k-medoids")?;
-        let fit = self.fit_valid(k.as_mat(), n_clusters, seed)?;
-        let diag = KMedoidsDiagnostics {
-            medoids: fit.medoids,
-        };
-        Ok(Clustering::new(fit.labels, n_clusters, diag)
-            .with_objective(fit.objective_trace)
-            .with_iterations(fit.n_iter, fit.converged))
-    }
+    fn fit("kernel k-medoids") -> KMedoidsDiagnostics { medoids }, traced;
 }
-
-mkc_core::clusterer_via_check!(KernelKMedoidsParams, "kkmedoids");
 
 fn k_medoids(kc: &KernelCols<'_>, mut medoids: Vec<usize>, max_iter: usize) -> KMedoidsFit {
     let n = kc.n();

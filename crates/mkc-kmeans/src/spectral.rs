@@ -37,7 +37,7 @@
 //! ```
 
 use faer::{Mat, MatRef};
-use mkc_core::{validate, Clustering, Error, ParamGuard, Result};
+use mkc_core::{validate, Error, ParamGuard, Result};
 
 use crate::{KMeans, KMeansFit, KMeansParams};
 
@@ -61,20 +61,13 @@ mkc_core::params! {
     new;
 }
 
-/// Checked spectral clustering parameters; [`Spectral::fit_affinity`] runs the algorithm
-/// on one affinity matrix, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a [`KernelSet`](mkc_core::KernelSet) (its kernel, or the mean
-/// of its kernels, as the affinity).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Spectral {
-    p: SpectralParams,
-}
-
-impl ParamGuard for SpectralParams {
-    type Checked = Spectral;
-    fn check(&self) -> Result<Spectral> {
-        crate::check_counts(Some(self.n_init), self.max_iter)?;
-        Ok(Spectral { p: self.clone() })
-    }
+mkc_core::checked! {
+    /// Checked spectral clustering parameters; [`Spectral::fit_affinity`] runs the algorithm
+    /// on one affinity matrix, [`Clusterer::fit`](mkc_core::Clusterer::fit) on a
+    /// [`KernelSet`](mkc_core::KernelSet) (its kernel, or the mean of its kernels, as the
+    /// affinity).
+    pub struct Spectral(SpectralParams);
+    |p| crate::check_loop(Some(p.n_init), p.max_iter, None)
 }
 
 /// Result of spectral clustering.
@@ -91,22 +84,7 @@ pub struct SpectralFit {
 }
 
 impl Spectral {
-    /// Cluster with the affinity `k` (n x n, symmetric, finite, non-negative).
-    ///
-    /// # Errors
-    /// `k` empty, non-square, non-finite, non-symmetric, with a negative entry (unless
-    /// `clip_negative`), or with no positive off-diagonal entry; k > n; a failed
-    /// eigendecomposition.
-    pub fn fit_affinity(
-        &self,
-        k: MatRef<'_, f64>,
-        n_clusters: usize,
-        seed: u64,
-    ) -> Result<SpectralFit> {
-        validate::kernel("affinity", k)?;
-        self.fit_valid(k, n_clusters, seed)
-    }
-
+    /// [`Spectral::fit_affinity`] on an affinity already validated.
     fn fit_valid(&self, k: MatRef<'_, f64>, n_clusters: usize, seed: u64) -> Result<SpectralFit> {
         let n = k.nrows();
         validate::n_clusters(n_clusters, n, 1)?;
@@ -207,7 +185,7 @@ pub fn normalize_rows_and_cluster(
     kmeans.fit_features(y.as_ref(), n_clusters, seed)
 }
 
-/// Diagnostics of spectral clustering ([`Clustering::diagnostics`]).
+/// Diagnostics of spectral clustering ([`Clustering::diagnostics`](mkc_core::Clustering::diagnostics)).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct SpectralDiagnostics {
@@ -230,22 +208,19 @@ impl mkc_core::Diagnostics for SpectralDiagnostics {
     }
 }
 
-mkc_core::clusterer! {
-    Spectral, "sc", SpectralDiagnostics;
+kernel_method! {
+    Spectral(SpectralParams) -> SpectralFit, "sc";
+    /// Cluster with the affinity `k` (n x n, symmetric, finite, non-negative).
+    ///
+    /// # Errors
+    /// `k` empty, non-square, non-finite, non-symmetric, with a negative entry (unless
+    /// `clip_negative`), or with no positive off-diagonal entry; k > n; a failed
+    /// eigendecomposition.
+    pub fn fit_affinity("affinity");
     /// Spectral clustering with the set's kernel (or the mean of its kernels) as the
     /// affinity. Not iterative: empty objective trace, 0 iterations.
-    fn fit(&self, data, n_clusters, seed) {
-        let a = data.one_kernel("spectral clustering")?;
-        let fit = self.fit_valid(a.as_mat(), n_clusters, seed)?;
-        let diag = SpectralDiagnostics {
-            eigenvalues: fit.eigenvalues,
-            inertia: fit.inertia,
-        };
-        Ok(Clustering::new(fit.labels, n_clusters, diag))
-    }
+    fn fit("spectral clustering") -> SpectralDiagnostics { eigenvalues, inertia };
 }
-
-mkc_core::clusterer_via_check!(SpectralParams, "sc");
 
 #[cfg(test)]
 mod tests {
