@@ -276,7 +276,7 @@ impl ParamSet {
     }
 
     /// A parameter as the type the receiving setter takes (`f64`, `usize`, `bool` or an
-    /// option enum declared with the adapters' `words!`).
+    /// option enum with `mkc_core::param_words!`, read through the adapters' `by_word!`).
     pub fn get<T: FromParam>(&self, name: &str) -> Result<T> {
         T::from_param(self, name)
     }

@@ -11,25 +11,14 @@
 //! the precomputed-kernel path whenever there is a kernel; `linear` / `kernel` force one.
 
 use super::KernelUse;
-use crate::params::{ParamKind, ParamSpec};
 use mkc_rmkc::itersvr::IterSvrPath;
 use mkc_rmkc::IterSvrParams;
 
-words!(IterSvrPath { "linear" => IterSvrPath::Linear, "kernel" => IterSvrPath::Kernel, _ => IterSvrPath::Auto });
-
-#[rustfmt::skip]
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec::new("C", ParamKind::Float, "1", "SVR box constraint C > 0 (RMKC paper: best of 1e-2, …, 1e2)"),
-    ParamSpec::new("epsilon", ParamKind::Float, "0", "SVR tube width ε ≥ 0 (0 = the Laplacian loss of Zhang et al.)"),
-    ParamSpec::new("ell", ParamKind::Float, "0.03", "balance bound ℓ as a fraction of N (RMKC paper: 0.03 balanced, 0.3 unbalanced data)"),
-    ParamSpec::new("max_iter", ParamKind::Int, "50", "cap on the SVR / relabelling iterations"),
-    ParamSpec::new("svm_tol", ParamKind::Float, "1e-3", "KKT tolerance of every SVR solve (LIBSVM's default)"),
-    ParamSpec::new("kernel-type", ParamKind::Choice(&["auto", "linear", "kernel"]), "auto", "linear: the linear kernel of the features in feature space; kernel: the precomputed kernel; auto: linear when there is no kernel"),
-    ParamSpec::new("max_epochs", ParamKind::Int, "300", "linear path: cap on the coordinate-descent epochs of one SVR (MNIST: the descent stalls near a violation of 0.05)"),
-];
+by_word!(IterSvrPath);
 
 adapter! {
     /// iterSVR, single kernel.
-    IterSvr, "itersvr", "iterSVR: alternating ε-SVR and balanced relabelling from kernel k-means, two clusters (Zhang, Tsang & Kwok 2007)", PARAMS,
-    IterSvrParams::new() => [c = "C", epsilon, balance = "ell", max_iter, svm_tol, path = "kernel-type", max_epochs]; kernels = KernelUse::Single
+    IterSvr, "itersvr", "iterSVR: alternating ε-SVR and balanced relabelling from kernel k-means, two clusters (Zhang, Tsang & Kwok 2007)",
+    reflect IterSvrParams => [c = "C", epsilon, balance = "ell", max_iter, svm_tol, path = "kernel-type", max_epochs];
+    kernels = KernelUse::Single
 }

@@ -140,23 +140,6 @@ macro_rules! adapter {
     };
 }
 
-/// Map a [`ParamKind::Choice`](crate::params::ParamKind::Choice) parameter's words to a method's option enum:
-/// `words!(Norm { "none" => Norm::None, "2" => Norm::L2, _ => Norm::L1 });` implements
-/// [`FromParam`](crate::params::FromParam) for it (the last arm takes every other declared word, so list the
-/// default there).
-macro_rules! words {
-    ($ty:ty { $($word:literal => $value:expr,)* _ => $other:expr $(,)? }) => {
-        impl $crate::params::FromParam for $ty {
-            fn from_param(set: &$crate::params::ParamSet, name: &str) -> mkc_core::Result<Self> {
-                Ok(match set.str(name)? {
-                    $($word => $value,)*
-                    _ => $other,
-                })
-            }
-        }
-    };
-}
-
 /// Read a word parameter as an option enum of a method crate ([`Words`](mkc_core::params::Words), declared with
 /// `mkc_core::param_words!`): `by_word!(Norm, ZSolver);` implements [`FromParam`](crate::params::FromParam).
 macro_rules! by_word {
