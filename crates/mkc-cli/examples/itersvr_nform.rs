@@ -54,8 +54,8 @@ fn main() -> Result<(), Box<dyn Error>> {
             let (pol, t_pol) = svr(true)?;
             println!(
                 "{} C = {c}: plain {t_plain:.3} s, {} iterations, objective {:.6}, violation {:.2e} | with polish {t_pol:.3} s, {} iterations, objective {:.6}, violation {:.2e}",
-                loaded.names[ki], plain.n_iter, plain.objective, plain.max_violation,
-                pol.n_iter, pol.objective, pol.max_violation
+                loaded.names[ki], plain.status.iterations, plain.objective, plain.status.max_violation,
+                pol.status.iterations, pol.objective, pol.status.max_violation
             );
         }
     }

@@ -121,32 +121,6 @@ impl Error {
             reason: reason.into(),
         }
     }
-    /// Shorthand for [`Error::InvalidInput`].
-    pub fn input(what: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::InvalidInput {
-            what: what.into(),
-            reason: reason.into(),
-        }
-    }
-    /// Shorthand for [`Error::Shape`].
-    pub fn shape(
-        what: impl Into<String>,
-        expected: impl Into<String>,
-        got: impl Into<String>,
-    ) -> Self {
-        Error::Shape {
-            what: what.into(),
-            expected: expected.into(),
-            got: got.into(),
-        }
-    }
-    /// Shorthand for [`Error::Numerical`].
-    pub fn numerical(what: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::Numerical {
-            what: what.into(),
-            reason: reason.into(),
-        }
-    }
     /// Shorthand for [`Error::Io`].
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {
@@ -154,30 +128,29 @@ impl Error {
             source,
         }
     }
-    /// Shorthand for [`Error::Parse`].
-    pub fn parse(
-        path: impl Into<PathBuf>,
-        location: impl Into<String>,
-        reason: impl Into<String>,
-    ) -> Self {
-        Error::Parse {
-            path: path.into(),
-            location: location.into(),
-            reason: reason.into(),
+}
+
+/// The shorthand constructors of the variants whose fields are all `String` or `PathBuf`:
+/// `fn NAME(field: impl Into<T>, …) -> Self`, one argument per field, in order.
+macro_rules! shorthands {
+    ($($fn:ident => $variant:ident { $($field:ident: $ty:ty),+ })*) => {
+        impl Error {
+            $(
+                #[doc = concat!("Shorthand for [`Error::", stringify!($variant), "`].")]
+                pub fn $fn($($field: impl Into<$ty>),+) -> Self {
+                    Error::$variant { $($field: $field.into()),+ }
+                }
+            )*
         }
-    }
-    /// Shorthand for [`Error::Config`].
-    pub fn config(
-        source_name: impl Into<String>,
-        key: impl Into<String>,
-        reason: impl Into<String>,
-    ) -> Self {
-        Error::Config {
-            source_name: source_name.into(),
-            key: key.into(),
-            reason: reason.into(),
-        }
-    }
+    };
+}
+
+shorthands! {
+    input => InvalidInput { what: String, reason: String }
+    shape => Shape { what: String, expected: String, got: String }
+    numerical => Numerical { what: String, reason: String }
+    parse => Parse { path: PathBuf, location: String, reason: String }
+    config => Config { source_name: String, key: String, reason: String }
 }
 
 /// Return early with an error: `mkc_bail!(param "C", c, "must be positive")`,

@@ -1,6 +1,7 @@
 //! Test fixtures shared by the method crates' tests (feature `testing`, used as a
 //! dev-dependency): seeded synthetic multi-view data, the linear and Gaussian kernels of
-//! features, and partition comparison. Not part of the method API.
+//! features, partition comparison, a fixed thread count, and spoiled kernels with the
+//! error each must give. Not part of the method API.
 
 use faer::Mat;
 use rand::Rng as _;
@@ -70,6 +71,48 @@ pub fn same_partition(a: &[usize], b: &[usize]) -> bool {
             .all(|(x, y)| *map.entry(*x).or_insert(*y) == *y && *back.entry(*y).or_insert(*x) == *x)
 }
 
+/// `f` run in a rayon pool of `threads` threads (results must not depend on it).
+pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a rayon pool")
+        .install(f)
+}
+
+/// Copies of a valid kernel `k` (at least 2 x 2) that [`crate::KernelSet`] must reject,
+/// each with the [`crate::Error`] variant it must give: a NaN at (1, 0) and (0, 1)
+/// (`"NonFinite"`), and (0, 1) moved by 0.5 (`"NotSymmetric"`).
+pub fn spoiled_kernels(k: &Mat<f64>) -> [(Mat<f64>, &'static str); 2] {
+    let mut nan = k.clone();
+    nan[(1, 0)] = f64::NAN;
+    nan[(0, 1)] = f64::NAN;
+    let mut asym = k.clone();
+    asym[(0, 1)] += 0.5;
+    [(nan, "NonFinite"), (asym, "NotSymmetric")]
+}
+
+/// The name of an error's variant (`"InvalidParam"`, `"Shape"`, …), to compare with the
+/// ones a test expects.
+pub fn variant(e: &crate::Error) -> &'static str {
+    use crate::Error as E;
+    match e {
+        E::Shape { .. } => "Shape",
+        E::NonFinite { .. } => "NonFinite",
+        E::NotSymmetric { .. } => "NotSymmetric",
+        E::NotPsd { .. } => "NotPsd",
+        E::InvalidParam { .. } => "InvalidParam",
+        E::InvalidInput { .. } => "InvalidInput",
+        E::NotConverged { .. } => "NotConverged",
+        E::Numerical { .. } => "Numerical",
+        E::Io { .. } => "Io",
+        E::Parse { .. } => "Parse",
+        E::MissingData { .. } => "MissingData",
+        E::Checksum { .. } => "Checksum",
+        E::Config { .. } => "Config",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +128,10 @@ mod tests {
         assert!((g[(0, 3)] - (-d2(&v[1], 0, 3) / 2.0).exp()).abs() < 1e-15);
         assert!(same_partition(&[0, 0, 1], &[2, 2, 0]));
         assert!(!same_partition(&[0, 0, 1], &[0, 1, 1]));
+        assert_eq!(with_threads(1, rayon::current_num_threads), 1);
+        for (bad, want) in spoiled_kernels(&k) {
+            let e = crate::KernelSet::new(std::slice::from_ref(&bad)).unwrap_err();
+            assert_eq!(variant(&e), want, "{e}");
+        }
     }
 }

@@ -67,8 +67,8 @@ impl AlphaSolver for KernelSolver<'_> {
             objective: m.objective,
             rho: m.rho,
             terms: m.label_terms,
-            iterations: m.n_iter,
-            converged: m.converged,
+            iterations: m.status.iterations,
+            converged: m.status.converged,
             alpha: m.alpha,
         })
     }

@@ -418,7 +418,7 @@ impl SvrStep for KernelStep<'_> {
             objective: m.objective,
             prediction: m.prediction,
             coef: m.coef,
-            converged: m.converged,
+            converged: m.status.converged,
         })
     }
     fn is_linear(&self) -> bool {

@@ -37,7 +37,7 @@ fn j_at(
         None,
     )
     .unwrap();
-    assert!(ev.model.converged);
+    assert!(ev.model.status.converged);
     (ev.j, ev.e, ev.model, kt)
 }
 

@@ -3,7 +3,7 @@
 //! parameter is named, and bad data gets a typed error.
 
 use faer::Mat;
-use mkc_core::{Clusterer, Error, KernelSet, ParamGuard, WeightConstraint};
+use mkc_core::{testing, Clusterer, Error, KernelSet, ParamGuard, WeightConstraint};
 use mkc_scmk::{ScmkParams, ScskParams};
 
 mod common;
@@ -82,11 +82,7 @@ fn same_labels_whatever_the_number_of_threads() {
     let data = KernelSet::new(&ks).unwrap();
     let p = scmk(1.0, 1e-5);
     let a = p.fit(&data, 3, 9).unwrap();
-    let b = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap()
-        .install(|| p.fit(&data, 3, 9).unwrap());
+    let b = testing::with_threads(1, || p.fit(&data, 3, 9).unwrap());
     assert_eq!(a.labels, b.labels);
     assert_eq!(a.objective, b.objective);
     assert_eq!(a.kernel_weights, b.kernel_weights);
@@ -154,18 +150,10 @@ fn bad_data_gets_a_typed_error() {
         ));
     }
     // A non-finite or non-symmetric kernel never reaches the methods.
-    let mut nan = ks[0].clone();
-    nan[(1, 2)] = f64::NAN;
-    assert!(matches!(
-        KernelSet::from_refs(vec![nan.as_ref()]),
-        Err(Error::NonFinite { .. })
-    ));
-    let mut asym = ks[0].clone();
-    asym[(0, 1)] += 0.5;
-    assert!(matches!(
-        KernelSet::from_refs(vec![asym.as_ref()]),
-        Err(Error::NotSymmetric { .. })
-    ));
+    for (bad, want) in testing::spoiled_kernels(&ks[0]) {
+        let e = KernelSet::from_refs(vec![bad.as_ref()]).unwrap_err();
+        assert_eq!(testing::variant(&e), want, "{e}");
+    }
     // A kernel that is clearly not PSD: eq. (20) gives a negative cost.
     let neg = [Mat::from_fn(18, 18, |i, j| if i == j { -1.0 } else { 0.0 })];
     let data = KernelSet::new(&neg).unwrap();

@@ -34,7 +34,7 @@ fn main() -> Result<(), mkc_core::Error> {
             let warm = svc.solve_from(&ck, 1.0, &y2, &base, &y, 1.0)?;
             println!(
                 "  tol {tol:e}: cold {} iterations, warm {} (objectives {:.6} / {:.6})",
-                cold.n_iter, warm.n_iter, cold.objective, warm.objective
+                cold.status.iterations, warm.status.iterations, cold.objective, warm.objective
             );
         }
     }

@@ -11,44 +11,18 @@
 
 use crate::kernel::CheckedKernel;
 use crate::qmatrix::DenseSigned;
-use crate::solver::{Problem, Smo, SmoParams};
+use crate::solver::{Problem, SolveStatus};
 use faer::MatRef;
-use mkc_core::{ParamGuard, Result};
+use mkc_core::Result;
 
-/// Unchecked C-SVC hyperparameters; `check()` gives a [`CSvc`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct CSvcParams {
-    c: f64,
-    smo: SmoParams,
-}
-
-impl CSvcParams {
+crate::solver::smo_front_end! {
+    /// Unchecked C-SVC hyperparameters; `check()` gives a [`CSvc`].
+    pub struct CSvcParams =>
+    /// A checked C-SVC.
+    CSvc { c: f64 }
     /// Box constraint C (> 0); tolerance 1e-3, libsvm's iteration cap, shrinking on.
-    pub fn new(c: f64) -> Self {
-        Self {
-            c,
-            smo: SmoParams::new(),
-        }
-    }
-    crate::solver::smo_options!();
-}
-
-impl ParamGuard for CSvcParams {
-    type Checked = CSvc;
-    fn check(&self) -> Result<CSvc> {
-        mkc_core::validate::positive("C", self.c)?;
-        Ok(CSvc {
-            c: self.c,
-            smo: self.smo.check()?,
-        })
-    }
-}
-
-/// A checked C-SVC.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CSvc {
-    c: f64,
-    smo: Smo,
+    new;
+    |p| mkc_core::validate::positive("C", p.c)
 }
 
 /// A fitted C-SVC.
@@ -65,12 +39,8 @@ pub struct SvcModel {
     pub decision: Vec<f64>,
     /// Indices with α_i > 0, increasing.
     pub support: Vec<usize>,
-    /// SMO iterations.
-    pub n_iter: usize,
-    /// Whether the tolerance was met (false: the iteration cap was hit).
-    pub converged: bool,
-    /// Final maximal KKT violation.
-    pub max_violation: f64,
+    /// SMO iterations, whether the tolerance was met, the final maximal KKT violation.
+    pub status: SolveStatus,
 }
 
 impl CSvc {
@@ -187,9 +157,7 @@ impl CSvc {
             objective: -sol.objective,
             decision,
             support,
-            n_iter: sol.n_iter,
-            converged: sol.converged,
-            max_violation: sol.max_violation,
+            status: sol.status,
             alpha: sol.alpha,
         })
     }

@@ -107,7 +107,7 @@
 //! let k = Mat::from_fn(6, 6, |i, j| (-(x[i] - x[j]) * (x[i] - x[j]) / 2.0f64).exp());
 //! let svc = CSvcParams::new(10.0).tol(1e-8).check()?;
 //! let model = svc.fit(k.as_ref(), &y)?;
-//! assert!(model.converged);
+//! assert!(model.status.converged);
 //! // Every point on the right side, and yᵀα = 0.
 //! assert!(model.decision.iter().zip(&y).all(|(f, yi)| f * yi > 0.0));
 //! assert!(model.alpha.iter().zip(&y).map(|(a, yi)| a * yi).sum::<f64>().abs() < 1e-12);
@@ -146,5 +146,5 @@ pub use kernel::CheckedKernel;
 pub use linear_svr::{LinearBias, LinearFeatures, LinearSvr, LinearSvrModel, LinearSvrParams};
 pub use qmatrix::{DenseSigned, QMatrix, SumOf, WithDiagonal};
 pub use simplex::{label_term, SimplexModel, SimplexSquaredHinge, SimplexSquaredHingeParams};
-pub use solver::{Problem, Smo, SmoParams, SmoSolution};
+pub use solver::{Problem, Smo, SmoParams, SmoSolution, SolveStatus};
 pub use svr::{EpsSvr, EpsSvrParams, SvrModel};

@@ -62,6 +62,7 @@
 
 use crate::linear_admm::{admm, gram};
 use crate::linear_dcd::{kkt_bias, violation, Dcd, Rows};
+use crate::solver::SolveStatus;
 use faer::{Mat, MatRef};
 use mkc_core::{validate, Error, Result};
 use std::sync::OnceLock;
@@ -201,14 +202,11 @@ pub struct LinearSvrModel {
     /// Dual objective in maximisation form, `−(½‖w‖² [+ ½B²(Σβ)²] − zᵀβ + ε‖β‖₁)` (with the
     /// centred w for a free bias: the value of [`crate::EpsSvr`]'s objective when Σβ = 0).
     pub objective: f64,
-    /// Coordinate-descent epochs.
-    pub epochs: usize,
+    /// Coordinate-descent epochs (`iterations`), whether the tolerance was met, and the
+    /// largest KKT violation (projected gradient) at the returned β and b.
+    pub status: SolveStatus,
     /// Multiplier rounds (1 for a regularised bias).
     pub rounds: usize,
-    /// Whether the tolerance was met.
-    pub converged: bool,
-    /// Largest KKT violation (projected gradient) at the returned β and b.
-    pub max_violation: f64,
     /// `|Σβ|` (0 up to rounding for a regularised bias, where it is not a constraint).
     pub sum_residual: f64,
 }
@@ -343,10 +341,12 @@ impl LinearSvr {
             w,
             b: b_int - shift,
             prediction,
-            epochs: dcd.epochs,
+            status: SolveStatus {
+                iterations: dcd.epochs,
+                converged: converged && max_violation <= self.p.tol,
+                max_violation,
+            },
             rounds,
-            converged: converged && max_violation <= self.p.tol,
-            max_violation,
             sum_residual: dcd.sigma.abs(),
             coef: beta,
         })

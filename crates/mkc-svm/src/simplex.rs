@@ -13,44 +13,18 @@
 
 use crate::kernel::CheckedKernel;
 use crate::qmatrix::{DenseSigned, QMatrix, SumOf, WithDiagonal};
-use crate::solver::{Problem, Smo, SmoParams};
+use crate::solver::{Problem, SolveStatus};
 use faer::MatRef;
-use mkc_core::{Error, ParamGuard, Result};
+use mkc_core::{Error, Result};
 
-/// Unchecked parameters; `check()` gives a [`SimplexSquaredHinge`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct SimplexSquaredHingeParams {
-    c: f64,
-    smo: SmoParams,
-}
-
-impl SimplexSquaredHingeParams {
+crate::solver::smo_front_end! {
+    /// Unchecked parameters; `check()` gives a [`SimplexSquaredHinge`].
+    pub struct SimplexSquaredHingeParams =>
+    /// The checked solver of eq. (3) / the α-step of eq. (7).
+    SimplexSquaredHinge { c: f64 }
     /// Regularisation C (> 0) of eq. (1); LG-MMC uses C = 1.
-    pub fn new(c: f64) -> Self {
-        Self {
-            c,
-            smo: SmoParams::new(),
-        }
-    }
-    crate::solver::smo_options!();
-}
-
-impl ParamGuard for SimplexSquaredHingeParams {
-    type Checked = SimplexSquaredHinge;
-    fn check(&self) -> Result<SimplexSquaredHinge> {
-        mkc_core::validate::positive("C", self.c)?;
-        Ok(SimplexSquaredHinge {
-            c: self.c,
-            smo: self.smo.check()?,
-        })
-    }
-}
-
-/// The checked solver of eq. (3) / the α-step of eq. (7).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SimplexSquaredHinge {
-    c: f64,
-    smo: Smo,
+    new;
+    |p| mkc_core::validate::positive("C", p.c)
 }
 
 /// The solution of eq. (3).
@@ -66,12 +40,8 @@ pub struct SimplexModel {
     /// Per label kernel, `½ αᵀ(K ∘ y_t y_tᵀ)α` (the negated μ-gradient of eq. 7 used by
     /// the SimpleMKL step); empty from [`SimplexSquaredHinge::solve_q`].
     pub label_terms: Vec<f64>,
-    /// SMO iterations.
-    pub n_iter: usize,
-    /// Whether the tolerance was met.
-    pub converged: bool,
-    /// Final maximal KKT violation.
-    pub max_violation: f64,
+    /// SMO iterations, whether the tolerance was met, the final maximal KKT violation.
+    pub status: SolveStatus,
 }
 
 impl SimplexSquaredHinge {
@@ -165,9 +135,7 @@ impl SimplexSquaredHinge {
             objective: -sol.objective,
             rho: sol.rho,
             label_terms: Vec::new(),
-            n_iter: sol.n_iter,
-            converged: sol.converged,
-            max_violation: sol.max_violation,
+            status: sol.status,
             alpha: sol.alpha,
         })
     }

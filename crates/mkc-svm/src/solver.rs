@@ -24,11 +24,11 @@ use mkc_core::{Error, ParamGuard, Result};
 /// Unchecked solver options (builder); [`ParamGuard::check`] gives an [`Smo`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct SmoParams {
-    tol: f64,
+    pub(crate) tol: f64,
     max_iter: Option<usize>,
-    shrinking: bool,
-    polish: bool,
-    warm_polish: bool,
+    pub(crate) shrinking: bool,
+    pub(crate) polish: bool,
+    pub(crate) warm_polish: bool,
 }
 
 impl Default for SmoParams {
@@ -124,6 +124,18 @@ pub struct Problem<'a> {
     pub upper: &'a [f64],
 }
 
+/// How an iterative solve of this crate ended (every model and solution carries one).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolveStatus {
+    /// Iterations performed: SMO pair updates, or coordinate-descent epochs for
+    /// [`crate::LinearSvr`].
+    pub iterations: usize,
+    /// Whether the tolerance was met (false: the iteration cap was hit).
+    pub converged: bool,
+    /// Final maximal KKT violation (≥ 0).
+    pub max_violation: f64,
+}
+
 /// The solver's output.
 #[derive(Clone, Debug)]
 pub struct SmoSolution {
@@ -136,12 +148,9 @@ pub struct SmoSolution {
     pub rho: f64,
     /// `½αᵀQα + pᵀα`.
     pub objective: f64,
-    /// Pair updates performed.
-    pub n_iter: usize,
-    /// Whether `m(α) − M(α) < tol` was reached (false: the iteration cap was hit).
-    pub converged: bool,
-    /// Final maximal KKT violation `m(α) − M(α)` (≥ 0).
-    pub max_violation: f64,
+    /// Pair updates performed, whether `m(α) − M(α) < tol` was reached and the final
+    /// maximal KKT violation `m(α) − M(α)`.
+    pub status: SolveStatus,
     /// Coordinates changed by the feasibility repair of the starting point.
     pub repaired: usize,
     /// Settled [active-set polishes](crate::polish) (0 unless enabled).
@@ -151,13 +160,13 @@ pub struct SmoSolution {
 impl SmoSolution {
     /// `Err(Error::NotConverged)` when the iteration cap was hit.
     pub fn ensure_converged(self, tol: f64) -> Result<Self> {
-        if self.converged {
+        if self.status.converged {
             Ok(self)
         } else {
             Err(Error::NotConverged {
                 what: "SMO".into(),
-                iterations: self.n_iter,
-                residual: self.max_violation,
+                iterations: self.status.iterations,
+                residual: self.status.max_violation,
                 tolerance: tol,
             })
         }
@@ -270,9 +279,11 @@ impl Smo {
         Ok(SmoSolution {
             rho: s.rho(),
             objective,
-            n_iter,
-            converged: optimal || max_violation < self.tol,
-            max_violation,
+            status: SolveStatus {
+                iterations: n_iter,
+                converged: optimal || max_violation < self.tol,
+                max_violation,
+            },
             repaired,
             polish_steps,
             alpha: s.alpha,
@@ -443,35 +454,73 @@ impl PolishSchedule {
     }
 }
 
-/// The SMO options shared by every front end's params struct (a `smo: SmoParams` field):
-/// `tol`, `max_iter`, `shrinking`.
-macro_rules! smo_options {
-    () => {
-        /// Tolerance on the maximal KKT violation (default 1e-3, libsvm's).
-        pub fn tol(mut self, tol: f64) -> Self {
-            self.smo = self.smo.tol(tol);
-            self
+/// A front end of [`Smo`] (C-SVC, ε-SVR, the simplex dual): the unchecked params struct
+/// (the listed hyperparameters and `smo: SmoParams`; `new` takes the hyperparameters and
+/// the SMO defaults; setters for the SMO options), the checked struct (the same
+/// hyperparameters and the checked [`Smo`]) and `ParamGuard` between them, which runs the
+/// given validation of the hyperparameters (the params bound to the name before it) and
+/// then checks the SMO options.
+macro_rules! smo_front_end {
+    (
+        $(#[$pm:meta])*
+        pub struct $params:ident =>
+        $(#[$cm:meta])*
+        $checked:ident { $($field:ident: $ty:ty),* $(,)? }
+        $(#[$nm:meta])*
+        new;
+        |$p:ident| $body:expr
+    ) => {
+        $(#[$pm])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $params {
+            $($field: $ty,)*
+            smo: $crate::SmoParams,
         }
-        /// Iteration cap (default `max(10⁷, 100 n)`); hitting it gives `converged = false`.
-        pub fn max_iter(mut self, max_iter: usize) -> Self {
-            self.smo = self.smo.max_iter(max_iter);
-            self
+
+        impl $params {
+            $(#[$nm])*
+            pub fn new($($field: $ty),*) -> Self {
+                Self {
+                    $($field,)*
+                    smo: $crate::SmoParams::new(),
+                }
+            }
+            mkc_core::setters! {
+                /// Tolerance on the maximal KKT violation (default 1e-3, libsvm's).
+                tol: f64 => smo,
+                /// Shrinking on/off (default on).
+                shrinking: bool => smo,
+                /// [Active-set polish](crate::polish) on/off (default off).
+                polish: bool => smo,
+                /// The warm-start polish on/off (default off; see [`crate::SmoParams`]).
+                warm_polish: bool => smo,
+            }
+            /// Iteration cap (default `max(10⁷, 100 n)`); hitting it gives `converged = false`.
+            pub fn max_iter(mut self, max_iter: usize) -> Self {
+                self.smo = self.smo.max_iter(max_iter);
+                self
+            }
         }
-        /// Shrinking on/off (default on).
-        pub fn shrinking(mut self, on: bool) -> Self {
-            self.smo = self.smo.shrinking(on);
-            self
+
+        impl mkc_core::ParamGuard for $params {
+            type Checked = $checked;
+            fn check(&self) -> mkc_core::Result<$checked> {
+                let $p = self;
+                let valid: mkc_core::Result<()> = $body;
+                valid?;
+                Ok($checked {
+                    $($field: self.$field,)*
+                    smo: self.smo.check()?,
+                })
+            }
         }
-        /// [Active-set polish](crate::polish) on/off (default off).
-        pub fn polish(mut self, on: bool) -> Self {
-            self.smo = self.smo.polish(on);
-            self
-        }
-        /// The warm-start polish on/off (default off; see [`crate::SmoParams`]).
-        pub fn warm_polish(mut self, on: bool) -> Self {
-            self.smo = self.smo.warm_polish(on);
-            self
+
+        $(#[$cm])*
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct $checked {
+            $($field: $ty,)*
+            smo: $crate::Smo,
         }
     };
 }
-pub(crate) use smo_options;
+pub(crate) use smo_front_end;

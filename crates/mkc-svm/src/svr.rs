@@ -25,9 +25,9 @@
 
 use crate::kernel::CheckedKernel;
 use crate::qmatrix::{put, DenseSigned, QMatrix};
-use crate::solver::{Problem, Smo, SmoParams, SmoSolution};
+use crate::solver::{Problem, SmoSolution, SolveStatus};
 use faer::MatRef;
-use mkc_core::{ParamGuard, Result};
+use mkc_core::Result;
 
 /// `Q` of the 2n-variable SVR dual, read from K.
 struct SvrQ<'a> {
@@ -106,45 +106,17 @@ impl QMatrix for SvrQ<'_> {
     }
 }
 
-/// Unchecked ε-SVR hyperparameters; `check()` gives an [`EpsSvr`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct EpsSvrParams {
-    c: f64,
-    epsilon: f64,
-    smo: SmoParams,
-}
-
-impl EpsSvrParams {
+crate::solver::smo_front_end! {
+    /// Unchecked ε-SVR hyperparameters; `check()` gives an [`EpsSvr`].
+    pub struct EpsSvrParams =>
+    /// A checked ε-SVR.
+    EpsSvr { c: f64, epsilon: f64 }
     /// Box constraint C (> 0) and tube width ε (≥ 0); tolerance 1e-3, shrinking on.
-    pub fn new(c: f64, epsilon: f64) -> Self {
-        Self {
-            c,
-            epsilon,
-            smo: SmoParams::new(),
-        }
+    new;
+    |p| {
+        mkc_core::validate::positive("C", p.c)?;
+        mkc_core::validate::non_negative("epsilon", p.epsilon)
     }
-    crate::solver::smo_options!();
-}
-
-impl ParamGuard for EpsSvrParams {
-    type Checked = EpsSvr;
-    fn check(&self) -> Result<EpsSvr> {
-        mkc_core::validate::positive("C", self.c)?;
-        mkc_core::validate::non_negative("epsilon", self.epsilon)?;
-        Ok(EpsSvr {
-            c: self.c,
-            epsilon: self.epsilon,
-            smo: self.smo.check()?,
-        })
-    }
-}
-
-/// A checked ε-SVR.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EpsSvr {
-    c: f64,
-    epsilon: f64,
-    smo: Smo,
 }
 
 /// A fitted ε-SVR.
@@ -160,12 +132,8 @@ pub struct SvrModel {
     pub prediction: Vec<f64>,
     /// Indices with β_i ≠ 0, increasing.
     pub support: Vec<usize>,
-    /// SMO iterations.
-    pub n_iter: usize,
-    /// Whether the tolerance was met.
-    pub converged: bool,
-    /// Final maximal KKT violation.
-    pub max_violation: f64,
+    /// SMO iterations, whether the tolerance was met, the final maximal KKT violation.
+    pub status: SolveStatus,
 }
 
 impl SvrModel {
@@ -178,9 +146,7 @@ impl SvrModel {
             objective: -sol.objective,
             prediction,
             support,
-            n_iter: sol.n_iter,
-            converged: sol.converged,
-            max_violation: sol.max_violation,
+            status: sol.status,
         }
     }
 }

@@ -266,9 +266,9 @@ fn iteration_cap_is_reported() {
         .unwrap()
         .fit(k.as_ref(), &y)
         .unwrap();
-    assert!(!m.converged);
-    assert_eq!(m.n_iter, 3);
-    assert!(m.max_violation >= 1e-3);
+    assert!(!m.status.converged);
+    assert_eq!(m.status.iterations, 3);
+    assert!(m.status.max_violation >= 1e-3);
     // the general solver turns the flag into an error on request
     let q = DenseSigned::new(k.as_ref(), 1.0, Some(&y)).unwrap();
     let smo = SmoParams::new().max_iter(3).check().unwrap();

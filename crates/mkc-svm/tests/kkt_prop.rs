@@ -18,12 +18,12 @@ proptest! {
         let tol = 1e-3;
         let svc = CSvcParams::new(c).tol(tol).shrinking(shrinking).check().unwrap();
         let m = svc.fit(k.as_ref(), &y).unwrap();
-        prop_assert!(m.converged);
+        prop_assert!(m.status.converged);
         let q = dense_q(&DenseSigned::new(k.as_ref(), 1.0, Some(&y)).unwrap());
         let (viol, bx, eq) = kkt(&q, &Parts::csvc(&y, c), &m.alpha);
         prop_assert!(viol < tol + 1e-9, "violation {viol}");
         prop_assert!(bx <= 0.0 && eq < 1e-10);
-        prop_assert!((viol - m.max_violation).abs() < 1e-8);
+        prop_assert!((viol - m.status.max_violation).abs() < 1e-8);
         // decision values = Σ α_j y_j K_ij + b
         for i in 0..n {
             let f: f64 = (0..n).map(|j| m.alpha[j] * y[j] * k[(i, j)]).sum::<f64>() + m.b;
@@ -61,12 +61,12 @@ proptest! {
             // unbounded directions can make the problem unbounded below only if Q is
             // singular along them; PSD Gram with ≤ 4 features can be: accept non-convergence
             // only together with an honest flag.
-            if sol.converged {
+            if sol.status.converged {
                 let (viol, bx, eq) = kkt(&dense_q(&q), &parts, &sol.alpha);
                 prop_assert!(viol < tol + 1e-7, "violation {viol}");
                 prop_assert!(bx <= 0.0 && eq < 1e-9 * (1.0 + delta.abs() + sol.alpha.iter().map(|a| a.abs()).sum::<f64>()), "{bx} {eq}");
             } else {
-                prop_assert!(sol.max_violation >= tol);
+                prop_assert!(sol.status.max_violation >= tol);
             }
         }
     }
@@ -78,7 +78,7 @@ proptest! {
         let y2 = random_labels(&mut r, n);
         let tol = 1e-4;
         let s = SimplexSquaredHingeParams::new(c).tol(tol).check().unwrap().fit(k.as_ref(), &[&y, &y2], &[0.5, 0.5]).unwrap();
-        prop_assert!(s.converged);
+        prop_assert!(s.status.converged);
         let qd = faer::Mat::from_fn(n, n, |i, j| k[(i, j)] * 0.5 * (y[i] * y[j] + y2[i] * y2[j]) + if i == j { 1.0 / c } else { 0.0 });
         let (viol, bx, eq) = kkt(&qd, &Parts::simplex(n), &s.alpha);
         prop_assert!(viol < tol + 1e-9 && bx <= 0.0 && eq < 1e-12);
@@ -86,7 +86,7 @@ proptest! {
         let z: Vec<f64> = y.iter().map(|v| v + r.random_range(-0.3..0.3)).collect();
         let svr = EpsSvrParams::new(c, 0.1).tol(tol).check().unwrap();
         let m = svr.fit(k.as_ref(), &z).unwrap();
-        prop_assert!(m.converged);
+        prop_assert!(m.status.converged);
         prop_assert!(m.coef.iter().all(|b| b.abs() <= c + 1e-12));
         prop_assert!(m.coef.iter().sum::<f64>().abs() < 1e-10);
         let w = svr.fit_warm(k.as_ref(), &z, &m.coef).unwrap();

@@ -91,7 +91,7 @@ fn free_bias_matches_brute_force_and_meets_kkt() {
                 .unwrap()
                 .fit(x.as_ref(), &z)
                 .unwrap();
-            assert!(m.converged, "n={n} C={c}");
+            assert!(m.status.converged, "n={n} C={c}");
             let mut parts = Parts::csvc(&vec![1.0; n], c);
             parts.p = z.iter().map(|v| -v).collect();
             parts.lo = vec![-c; n];
@@ -123,7 +123,7 @@ fn regularised_bias_matches_brute_force() {
                 .unwrap()
                 .fit(x.as_ref(), &z)
                 .unwrap();
-            assert!(m.converged);
+            assert!(m.status.converged);
             let k = gram(&x, bias * bias);
             let q = Mat::from_fn(n + 1, n + 1, |i, j| match (i == n, j == n) {
                 (false, false) => k[(i, j)],
@@ -165,7 +165,7 @@ fn epsilon_tube_matches_kernel_smo_on_the_linear_kernel() {
             .unwrap()
             .fit(x.as_ref(), &z)
             .unwrap();
-        assert!(m.converged && smo.converged);
+        assert!(m.status.converged && smo.status.converged);
         assert!(
             (m.objective - smo.objective).abs() <= 1e-7 * (1.0 + smo.objective.abs()),
             "ε={eps} C={c}: {} vs {}",
@@ -193,7 +193,7 @@ fn warm_start_reaches_the_same_optimum() {
     }
     let cold = svr.solve(&feats, &z2, None).unwrap();
     let warm = svr.solve(&feats, &z2, Some(&first.coef)).unwrap();
-    assert!(cold.converged && warm.converged);
+    assert!(cold.status.converged && warm.status.converged);
     assert!((cold.objective - warm.objective).abs() < 1e-8 * (1.0 + cold.objective.abs()));
     check_kkt(&x, &z2, &warm, 3.0, 0.0, 1e-9);
     // From the optimum itself: one round.
@@ -226,10 +226,10 @@ fn deterministic_by_seed_and_shrinking_does_not_change_the_optimum() {
         .unwrap()
         .fit(x.as_ref(), &z)
         .unwrap();
-    assert!(e.converged);
+    assert!(e.status.converged);
     assert_eq!(a.coef, b.coef);
     assert_eq!(a.b.to_bits(), b.b.to_bits());
-    assert_eq!(a.epochs, b.epochs);
+    assert_eq!(a.status.iterations, b.status.iterations);
     for other in [&c, &d, &e] {
         assert!((a.objective - other.objective).abs() < 1e-8 * (1.0 + a.objective.abs()));
     }
@@ -267,7 +267,7 @@ fn constant_columns() {
     assert!((m.objective - m2.objective).abs() < 1e-8 * (1.0 + m2.objective.abs()));
     let flat = Mat::from_fn(20, 2, |_, _| 3.0);
     let m3 = svr.fit(flat.as_ref(), &z).unwrap();
-    assert!(m3.converged && m3.w.iter().all(|&v| v == 0.0));
+    assert!(m3.status.converged && m3.w.iter().all(|&v| v == 0.0));
     assert!(m3.sum_residual < 1e-9);
 }
 

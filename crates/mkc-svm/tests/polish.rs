@@ -31,17 +31,17 @@ fn laplacian_svr_at_large_c_settles() {
             .unwrap()
     };
     let (plain, polished) = (fit(false), fit(true));
-    assert!(plain.converged && polished.converged);
+    assert!(plain.status.converged && polished.status.converged);
     assert!(
-        polished.max_violation < 1e-8,
+        polished.status.max_violation < 1e-8,
         "violation {}",
-        polished.max_violation
+        polished.status.max_violation
     );
     assert!(
-        polished.n_iter * 2 < plain.n_iter,
+        polished.status.iterations * 2 < plain.status.iterations,
         "SMO iterations: polished {} vs plain {}",
-        polished.n_iter,
-        plain.n_iter
+        polished.status.iterations,
+        plain.status.iterations
     );
     // Objectives (maximisation form): the polished one is the better, by less than the
     // plain solve's distance to the optimum allows (tol · Σ|β| is a crude bound).

@@ -24,7 +24,7 @@ fn csvc_matches_brute_force() {
                 .unwrap()
                 .fit(k.as_ref(), &y)
                 .unwrap();
-            assert!(model.converged);
+            assert!(model.status.converged);
             let q = dense_q(&DenseSigned::new(k.as_ref(), 1.0, Some(&y)).unwrap());
             let parts = Parts::csvc(&y, c);
             let (best, _) = brute_force(&q, &parts);
@@ -76,7 +76,7 @@ fn general_box_and_delta_match_brute_force() {
             let sol = parts.solve(&smo, &q, None).unwrap();
             let qd = dense_q(&q);
             let (best, _) = brute_force(&qd, &parts);
-            assert!(sol.converged);
+            assert!(sol.status.converged);
             assert!(
                 (sol.objective - best).abs() <= 1e-8 * (1.0 + best.abs()),
                 "seed {seed}: {} vs {best}",

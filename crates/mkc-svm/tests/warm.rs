@@ -23,21 +23,21 @@ fn flip_and_rescale_reach_the_cold_optimum() {
     for scale in [1.0, 0.37, 3.0] {
         let cold = svc.solve(&ck, scale, &y2, None).unwrap();
         let warm = svc.solve(&ck, scale, &y2, Some(&base.alpha)).unwrap();
-        assert!(warm.converged && cold.converged);
+        assert!(warm.status.converged && cold.status.converged);
         assert!(
             (warm.objective - cold.objective).abs() < 1e-5 * (1.0 + cold.objective.abs()),
             "scale {scale}"
         );
         eprintln!(
             "scale {scale}: warm {} vs cold {} iterations",
-            warm.n_iter, cold.n_iter
+            warm.status.iterations, cold.status.iterations
         );
         if scale == 1.0 {
             assert!(
-                warm.n_iter < cold.n_iter,
+                warm.status.iterations < cold.status.iterations,
                 "warm {} vs cold {} iterations",
-                warm.n_iter,
-                cold.n_iter
+                warm.status.iterations,
+                cold.status.iterations
             );
         }
         for (a, b) in warm.decision.iter().zip(&cold.decision) {
@@ -119,7 +119,7 @@ fn solve_from_previous_model_matches_cold_after_flips_and_rescale() {
     for scale in [1.0, 0.5] {
         let cold = svc.solve(&ck, scale, &y2, None).unwrap();
         let warm = svc.solve_from(&ck, scale, &y2, &base, &y, 1.0).unwrap();
-        assert!(warm.converged);
+        assert!(warm.status.converged);
         assert!(
             (warm.objective - cold.objective).abs() < 1e-5 * (1.0 + cold.objective.abs()),
             "scale {scale}"
@@ -150,7 +150,7 @@ fn shrinking_and_cache_do_not_change_the_optimum() {
                 .unwrap()
         };
         let (on, off) = (fit(true), fit(false));
-        assert!(on.converged && off.converged);
+        assert!(on.status.converged && off.status.converged);
         assert!((on.objective - off.objective).abs() < 1e-9 * (1.0 + on.objective.abs()));
         assert!((on.b - off.b).abs() < 1e-5);
     }

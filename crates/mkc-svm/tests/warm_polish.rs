@@ -47,7 +47,7 @@ fn warm_solve_after_flips_meets_kkt_and_the_cold_objective() {
             let cold = exact.solve(&ck, 1.0, &y2, None).unwrap();
             for (name, s) in [("polish", &svc), ("plain", &plain)] {
                 let warm = s.solve_from(&ck, 1.0, &y2, &base, &y, 1.0).unwrap();
-                assert!(warm.converged, "C {c} flips {flips} {name}");
+                assert!(warm.status.converged, "C {c} flips {flips} {name}");
                 let q = dense_q(&DenseSigned::new(k.as_ref(), 1.0, Some(&y2)).unwrap());
                 let (viol, bx, eq) = kkt(&q, &Parts::csvc(&y2, c), &warm.alpha);
                 assert!(
@@ -88,11 +88,16 @@ fn warm_polish_settles_after_one_flip() {
     assert_eq!(on.polish_steps, 1);
     assert_eq!(off.polish_steps, 0);
     assert!(
-        on.converged && on.max_violation < 1e-9,
+        on.status.converged && on.status.max_violation < 1e-9,
         "{}",
-        on.max_violation
+        on.status.max_violation
     );
-    assert!(on.n_iter < off.n_iter, "{} vs {}", on.n_iter, off.n_iter);
+    assert!(
+        on.status.iterations < off.status.iterations,
+        "{} vs {}",
+        on.status.iterations,
+        off.status.iterations
+    );
     let (viol, _, eq) = kkt(&dense_q(&q), &parts, &on.alpha);
     assert!(viol < 1e-9 && eq < 1e-9, "{viol} {eq}");
     let cold = parts
@@ -119,5 +124,5 @@ fn warm_polish_is_thread_count_independent() {
     let (one, two) = (run(1), run(2));
     assert_eq!(one.alpha, two.alpha);
     assert_eq!(one.decision, two.decision);
-    assert_eq!(one.n_iter, two.n_iter);
+    assert_eq!(one.status.iterations, two.status.iterations);
 }

@@ -165,7 +165,7 @@ pub fn run() -> BoxResult<()> {
             let svc = CSvcParams::new(c).check()?;
             let (ours_ms, ours_cpu, model) = best_ms(OURS_REPEATS, || svc.fit(k.as_ref(), y));
             let model: SvcModel = model?;
-            let conv = if model.converged {
+            let conv = if model.status.converged {
                 ""
             } else {
                 " NOT-CONVERGED"
@@ -195,13 +195,13 @@ pub fn run() -> BoxResult<()> {
                         model.objective,
                         t.obj,
                         mism.len(),
-                        model.n_iter,
+                        model.status.iterations,
                         t.n_iter,
                     );
                 }
                 None => println!(
                     "svm csvc n={n} C={cs}: ours={ours_ms:.2}ms obj={:.9} iters={}{conv}",
-                    model.objective, model.n_iter
+                    model.objective, model.status.iterations
                 ),
             }
             idx += 1;
@@ -232,7 +232,7 @@ pub fn run() -> BoxResult<()> {
             };
             let warm = warm?;
             let rel = (cold.objective - warm.objective).abs() / cold.objective.abs();
-            let conv = if cold.converged && warm.converged {
+            let conv = if cold.status.converged && warm.status.converged {
                 ""
             } else {
                 " NOT-CONVERGED"
@@ -241,9 +241,9 @@ pub fn run() -> BoxResult<()> {
             println!(
                 "svm warm n={n} C={cs} flip=1 (sample {flip}) {label}: wall: cold={cold_ms:.2}ms ({} iters) warm={warm_ms:.2}ms ({} iters){cpu} \
                  obj_rel_diff={rel:.1e} kkt={:.1e}{conv} speedup={:.1}x ratio={ratio:.3}",
-                cold.n_iter,
-                warm.n_iter,
-                warm.max_violation,
+                cold.status.iterations,
+                warm.status.iterations,
+                warm.status.max_violation,
                 1.0 / ratio,
             );
         }

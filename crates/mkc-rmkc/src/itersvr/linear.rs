@@ -47,10 +47,10 @@ struct LinearStep {
 impl SvrStep for LinearStep {
     fn fit(&mut self, y: &[f64], warm: Option<&[f64]>) -> Result<SvrFit> {
         let m = self.svr.solve(&self.data, y, warm)?;
-        self.epochs += m.epochs;
+        self.epochs += m.status.iterations;
         Ok(SvrFit {
             objective: m.objective,
-            converged: m.converged,
+            converged: m.status.converged,
             prediction: m.prediction,
             coef: m.coef,
         })
