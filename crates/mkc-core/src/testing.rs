@@ -92,25 +92,14 @@ pub fn spoiled_kernels(k: &Mat<f64>) -> [(Mat<f64>, &'static str); 2] {
     [(nan, "NonFinite"), (asym, "NotSymmetric")]
 }
 
-/// The name of an error's variant (`"InvalidParam"`, `"Shape"`, …), to compare with the
-/// ones a test expects.
-pub fn variant(e: &crate::Error) -> &'static str {
-    use crate::Error as E;
-    match e {
-        E::Shape { .. } => "Shape",
-        E::NonFinite { .. } => "NonFinite",
-        E::NotSymmetric { .. } => "NotSymmetric",
-        E::NotPsd { .. } => "NotPsd",
-        E::InvalidParam { .. } => "InvalidParam",
-        E::InvalidInput { .. } => "InvalidInput",
-        E::NotConverged { .. } => "NotConverged",
-        E::Numerical { .. } => "Numerical",
-        E::Io { .. } => "Io",
-        E::Parse { .. } => "Parse",
-        E::MissingData { .. } => "MissingData",
-        E::Checksum { .. } => "Checksum",
-        E::Config { .. } => "Config",
-    }
+/// The name of an error's variant (`"InvalidParam"`, `"Shape"`, …: its `Debug` form up
+/// to the first brace), to compare with the one a test expects.
+pub fn variant(e: &crate::Error) -> String {
+    let text = format!("{e:?}");
+    text.split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 #[cfg(test)]
