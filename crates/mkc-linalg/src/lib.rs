@@ -1,6 +1,6 @@
 //! Dense linear-algebra helpers on faer for the mkc workspace: weighted kernel sums,
-//! Frobenius products, trace quadratics, centring, graph Laplacians and symmetric
-//! top-k / bottom-k eigenpairs.
+//! Frobenius products, trace quadratics, centring, graph Laplacians, symmetric
+//! top-k / bottom-k eigenpairs and a sequential Cholesky factorisation.
 //!
 //! ```
 //! use faer::Mat;
@@ -25,6 +25,7 @@
 
 mod center;
 mod check;
+mod cholesky;
 mod combine;
 pub mod eigen;
 mod frobenius;
@@ -34,6 +35,7 @@ mod util;
 
 pub use center::{center_in_place, symmetrize};
 pub use check::check_kernel;
+pub use cholesky::cholesky_lower;
 pub use combine::{weighted_sum, weighted_sum_into};
 pub use eigen::{EigenInfo, EigenOptions, EigenPairs, SymOperator, WeightedKernelSum};
 pub use frobenius::{frobenius_inner, trace_quadratic, trace_quadratic_many};

@@ -32,7 +32,7 @@
 //! the result does not depend on the thread count.
 
 use crate::qmatrix::QMatrix;
-use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::dyn_stack::MemStack;
 use faer::linalg::cholesky::llt;
 use faer::linalg::matmul::matmul;
 use faer::linalg::triangular_solve::{
@@ -328,27 +328,7 @@ fn mul_tn(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
 
 /// The lower Cholesky factor of `a` (sequential, in place); `None` if `a` is not
 /// numerically positive definite.
-pub(crate) fn cholesky(mut a: Mat<f64>) -> Option<Mat<f64>> {
-    let m = a.nrows();
-    if m == 0 {
-        return Some(a);
-    }
-    let par = Par::Seq;
-    let mut buf = MemBuffer::new(llt::factor::cholesky_in_place_scratch::<f64>(
-        m,
-        par,
-        Default::default(),
-    ));
-    llt::factor::cholesky_in_place(
-        a.as_mut(),
-        Default::default(),
-        par,
-        MemStack::new(&mut buf),
-        Default::default(),
-    )
-    .ok()?;
-    Some(a)
-}
+pub(crate) use mkc_linalg::cholesky_lower as cholesky;
 
 /// `rhs ← (L Lᵀ)⁻¹ rhs` for a lower Cholesky factor `l`.
 pub(crate) fn chol_solve(l: MatRef<'_, f64>, rhs: faer::MatMut<'_, f64>) {

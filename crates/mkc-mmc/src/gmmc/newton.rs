@@ -18,8 +18,6 @@
 
 use super::barrier::DualPoint;
 use super::relaxation::Relaxation;
-use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::linalg::cholesky::llt;
 use faer::linalg::matmul::matmul;
 use faer::linalg::triangular_solve::{
     solve_lower_triangular_in_place, solve_upper_triangular_in_place,
@@ -69,21 +67,7 @@ impl Iterate {
 /// Cholesky factor (lower) of a symmetric matrix, sequential; `None` if not PD.
 pub(crate) fn cholesky(s: &Mat<f64>) -> Option<Mat<f64>> {
     let n = s.nrows();
-    let mut l = s.clone();
-    let par = Par::Seq;
-    let mut buf = MemBuffer::new(llt::factor::cholesky_in_place_scratch::<f64>(
-        n,
-        par,
-        Default::default(),
-    ));
-    llt::factor::cholesky_in_place(
-        l.as_mut(),
-        Default::default(),
-        par,
-        MemStack::new(&mut buf),
-        Default::default(),
-    )
-    .ok()?;
+    let mut l = mkc_linalg::cholesky_lower(s.clone())?;
     for j in 0..n {
         for i in 0..j {
             l[(i, j)] = 0.0;
