@@ -64,46 +64,36 @@ pub use mkc_metrics as metrics;
 pub use mkc_qp as qp;
 pub use mkc_svm as svm;
 
-#[cfg(feature = "gumkl")]
-pub use mkc_gumkl as gumkl;
-#[cfg(feature = "lgmmc")]
-pub use mkc_lgmmc as lgmmc;
-#[cfg(feature = "mkkm")]
-pub use mkc_mkkm as mkkm;
-#[cfg(feature = "mmc")]
-pub use mkc_mmc as mmc;
-#[cfg(feature = "rmkc")]
-pub use mkc_rmkc as rmkc;
-#[cfg(feature = "robust")]
-pub use mkc_robust as robust;
-#[cfg(feature = "scmk")]
-pub use mkc_scmk as scmk;
-#[cfg(feature = "simplemkkm")]
-pub use mkc_simplemkkm as simplemkkm;
-#[cfg(feature = "spectral")]
-pub use mkc_spectral as spectral;
+/// Each method family's crate behind its cargo feature: re-exported under its short name,
+/// and its prelude in [`prelude`] beside the method API's and k-means'.
+macro_rules! method_crates {
+    ($($feature:literal => $krate:ident as $name:ident),* $(,)?) => {
+        $(
+            #[cfg(feature = $feature)]
+            pub use $krate as $name;
+        )*
 
-/// The method API and every method's parameter type: `use mkc::prelude::*;`.
-pub mod prelude {
-    pub use faer::Mat;
-    pub use mkc_core::prelude::*;
-    #[cfg(feature = "gumkl")]
-    pub use mkc_gumkl::prelude::*;
-    pub use mkc_kmeans::prelude::*;
-    #[cfg(feature = "lgmmc")]
-    pub use mkc_lgmmc::prelude::*;
-    #[cfg(feature = "mkkm")]
-    pub use mkc_mkkm::prelude::*;
-    #[cfg(feature = "mmc")]
-    pub use mkc_mmc::prelude::*;
-    #[cfg(feature = "rmkc")]
-    pub use mkc_rmkc::prelude::*;
-    #[cfg(feature = "robust")]
-    pub use mkc_robust::prelude::*;
-    #[cfg(feature = "scmk")]
-    pub use mkc_scmk::prelude::*;
-    #[cfg(feature = "simplemkkm")]
-    pub use mkc_simplemkkm::prelude::*;
-    #[cfg(feature = "spectral")]
-    pub use mkc_spectral::prelude::*;
+        /// The method API and every method's parameter type: `use mkc::prelude::*;`.
+        pub mod prelude {
+            pub use faer::Mat;
+            pub use mkc_core::prelude::*;
+            pub use mkc_kmeans::prelude::*;
+            $(
+                #[cfg(feature = $feature)]
+                pub use $krate::prelude::*;
+            )*
+        }
+    };
+}
+
+method_crates! {
+    "gumkl" => mkc_gumkl as gumkl,
+    "lgmmc" => mkc_lgmmc as lgmmc,
+    "mkkm" => mkc_mkkm as mkkm,
+    "mmc" => mkc_mmc as mmc,
+    "rmkc" => mkc_rmkc as rmkc,
+    "robust" => mkc_robust as robust,
+    "scmk" => mkc_scmk as scmk,
+    "simplemkkm" => mkc_simplemkkm as simplemkkm,
+    "spectral" => mkc_spectral as spectral,
 }
