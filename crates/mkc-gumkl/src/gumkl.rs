@@ -23,11 +23,12 @@ use crate::inner::{self, MedoidStep};
 use crate::params::GumklParams;
 use crate::weights;
 
-/// GUMKL with checked parameters (from [`GumklParams`] through
-/// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through [`Clusterer`](mkc_core::Clusterer).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Gumkl {
-    pub(crate) p: GumklParams,
+mkc_core::checked! {
+    /// GUMKL with checked parameters (from [`GumklParams`] through
+    /// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through
+    /// [`Clusterer`](mkc_core::Clusterer).
+    pub struct Gumkl(GumklParams);
+    |p| p.outer.check()
 }
 
 impl Gumkl {

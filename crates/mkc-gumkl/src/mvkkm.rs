@@ -35,11 +35,11 @@ use crate::weights;
 /// Relative tolerance of each kernel k-means run (the authors' `Weighted_Kernel_K_Means`).
 pub const INNER_TOL: f64 = 1e-4;
 
-/// MVKKM with checked parameters (from [`MvkkmParams`] through [`ParamGuard::check`]);
-/// fits through [`Clusterer`](mkc_core::Clusterer).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Mvkkm {
-    pub(crate) p: MvkkmParams,
+mkc_core::checked! {
+    /// MVKKM with checked parameters (from [`MvkkmParams`] through [`ParamGuard::check`]);
+    /// fits through [`Clusterer`](mkc_core::Clusterer).
+    pub struct Mvkkm(MvkkmParams);
+    |p| p.validate()
 }
 
 impl Mvkkm {
@@ -161,10 +161,7 @@ mkc_core::clusterer! {
         }
         // When max_iter is hit right after a weight update, report the weights that produced
         // `labels`, not the unused update.
-        if !converged && weights_trace.len() > trace.len() {
-            weights_trace.pop();
-            w = weights_trace.last().cloned().unwrap_or(w);
-        }
+        let w = weights::weights_in_use(&mut weights_trace, trace.len(), w);
         let iterations = trace.len();
         let diag = MvkkmDiagnostics {
             init_labels,

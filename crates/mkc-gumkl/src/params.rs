@@ -17,10 +17,13 @@
 //! * **p = ∞** is accepted and means the paper's uniform-sum baseline: uniform weights, a single
 //!   iteration of Algorithm 1 without a weight update.
 
-use mkc_core::{mkc_ensure, ParamGuard, Result};
+use mkc_core::{mkc_ensure, Result};
 
-use crate::gumkl::Gumkl;
-use crate::mvkkm::Mvkkm;
+#[cfg(doc)]
+use {
+    crate::{gumkl::Gumkl, mvkkm::Mvkkm},
+    mkc_core::ParamGuard,
+};
 
 /// Default relative tolerance ε on the objective change (GUMKL and MVKKM).
 pub const DEFAULT_TOL: f64 = 1e-4;
@@ -68,7 +71,7 @@ impl Default for Outer {
 }
 
 impl Outer {
-    fn check(&self) -> Result<()> {
+    pub(crate) fn check(&self) -> Result<()> {
         check_p(self.p)?;
         mkc_core::validate::non_negative("tol", self.tol)?;
         mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
@@ -133,14 +136,6 @@ impl GumklParams {
     outer_setters!();
 }
 
-impl ParamGuard for GumklParams {
-    type Checked = Gumkl;
-    fn check(&self) -> Result<Gumkl> {
-        self.outer.check()?;
-        Ok(Gumkl { p: self.clone() })
-    }
-}
-
 /// How MVKKM obtains its initial partition (on the uniform combination of the kernels).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum MvkkmInit {
@@ -186,22 +181,23 @@ impl MvkkmParams {
     outer_setters!();
 }
 
-impl ParamGuard for MvkkmParams {
-    type Checked = Mvkkm;
-    fn check(&self) -> Result<Mvkkm> {
+impl MvkkmParams {
+    /// The checks of [`MvkkmParams::check`](ParamGuard::check): the alternation's settings
+    /// and the weight floor.
+    pub(crate) fn validate(&self) -> Result<()> {
         self.outer.check()?;
         mkc_ensure!(
             self.weight_floor.is_finite() && (0.0..1.0).contains(&self.weight_floor),
             param "weight_floor", self.weight_floor, "must be in [0, 1)"
         );
-        Ok(Mvkkm { p: self.clone() })
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mkc_core::{Clusterer, Error};
+    use mkc_core::{Clusterer, Error, ParamGuard};
 
     /// The same bad setting on both builders, and the parameter it must be named by.
     type Bad = (
@@ -254,11 +250,13 @@ mod tests {
     fn baselines_and_defaults() {
         assert_eq!(GumklParams::best_single_view().check().unwrap().p(), 1.0);
         assert_eq!(GumklParams::uniform().check().unwrap().p(), f64::INFINITY);
-        let c = GumklParams::default().check().unwrap();
-        assert_eq!((c.p(), c.p.outer.tol, c.p.refine), (3.0, 1e-4, true));
-        let m = MvkkmParams::default().check().unwrap();
+        let g = GumklParams::default();
+        assert_eq!(g.check().unwrap().p(), 3.0);
+        assert_eq!((g.outer.p, g.outer.tol, g.refine), (3.0, 1e-4, true));
+        let m = MvkkmParams::default();
+        assert_eq!(m.check().unwrap().p(), 3.0);
         assert_eq!(
-            (m.p(), m.p.weight_floor, m.p.init.clone()),
+            (m.outer.p, m.weight_floor, m.init.clone()),
             (3.0, 1e-5, MvkkmInit::GlobalKernelKMeans)
         );
         assert_eq!(Clusterer::name(&GumklParams::new()), "gumkl");

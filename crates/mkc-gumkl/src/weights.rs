@@ -125,6 +125,21 @@ pub fn prune_small(w: &mut [f64], floor: f64) {
     }
 }
 
+/// The weights behind the last partition of an alternation (MVKKM, MVSpec, AASC) whose
+/// `trace` holds `w(0)` and then every weight update, after `steps` partition steps (one
+/// objective each), and whose current weights are `w`. Each step but a converged last one
+/// is followed by an update, so the trace is one longer than `steps` exactly when the
+/// iteration cap stopped the loop right after an update that no partition used: that
+/// update is dropped from the trace and the weights before it are returned. Otherwise
+/// `w` is returned unchanged.
+pub fn weights_in_use(trace: &mut Vec<Vec<f64>>, steps: usize, w: Vec<f64>) -> Vec<f64> {
+    if trace.len() > steps {
+        trace.pop();
+        return trace.last().cloned().unwrap_or(w);
+    }
+    w
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,29 +161,11 @@ mod tests {
                 .map(|(&w, &e)| p * w.max(0.0).powf(p - 1.0) * e)
                 .collect();
             let mut y: Vec<f64> = w.iter().zip(&g).map(|(&w, &g)| w - step * g).collect();
-            project_simplex(&mut y);
+            mkc_qp::project_simplex(&mut y, 1.0).unwrap();
             w = y;
             step *= 0.99995;
         }
         w
-    }
-
-    /// Euclidean projection onto the simplex (sort-based; test oracle only).
-    fn project_simplex(y: &mut [f64]) {
-        let mut u = y.to_vec();
-        u.sort_by(|a, b| b.partial_cmp(a).unwrap());
-        let mut css = 0.0;
-        let mut theta = 0.0;
-        for (i, &ui) in u.iter().enumerate() {
-            css += ui;
-            let t = (css - 1.0) / (i + 1) as f64;
-            if ui - t > 0.0 {
-                theta = t;
-            }
-        }
-        for x in y.iter_mut() {
-            *x = (*x - theta).max(0.0);
-        }
     }
 
     #[test]
@@ -326,5 +323,18 @@ mod tests {
         let mut tiny = [1e-6, 1e-6];
         prune_small(&mut tiny, 1e-5);
         assert!(on_simplex(&tiny));
+    }
+
+    #[test]
+    fn an_unused_last_update_is_dropped() {
+        let (w0, w1, w2) = (vec![0.5, 0.5], vec![0.2, 0.8], vec![0.1, 0.9]);
+        // Capped after two steps, each followed by an update: w2 was never used.
+        let mut trace = vec![w0.clone(), w1.clone(), w2.clone()];
+        assert_eq!(weights_in_use(&mut trace, 2, w2.clone()), w1);
+        assert_eq!(trace, [w0.clone(), w1.clone()]);
+        // Converged at the second step: no update after it, nothing dropped.
+        let mut trace = vec![w0.clone(), w1.clone()];
+        assert_eq!(weights_in_use(&mut trace, 2, w1.clone()), w1);
+        assert_eq!(trace.len(), 2);
     }
 }

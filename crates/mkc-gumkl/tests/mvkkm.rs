@@ -2,24 +2,12 @@
 
 mod common;
 
-use common::{checks, views};
-use faer::Mat;
+use common::{checks, fit, views};
 use mkc_core::prelude::*;
-use mkc_gumkl::{composite, weights, MvkkmDiagnostics, MvkkmInit, MvkkmParams};
+use mkc_gumkl::{composite, weights, MvkkmInit, MvkkmParams};
 use mkc_kmeans::{GlobalKernelKMeansParams, KernelKMeansParams};
 
-fn make(p: f64) -> Box<dyn DynClusterer> {
-    Box::new(MvkkmParams::new().p(p))
-}
-
-fn fit(params: MvkkmParams, ks: &[Mat<f64>], k: usize) -> Result<Clustering<MvkkmDiagnostics>> {
-    params.fit(&KernelSet::new(ks).unwrap(), k, 0)
-}
-
-#[test]
-fn shared_checks() {
-    checks::all(make, 26);
-}
+checks::shared_checks!(MvkkmParams, 26);
 
 #[test]
 fn objective_never_increases_and_small_weights_are_floored() {

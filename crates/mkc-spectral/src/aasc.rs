@@ -34,11 +34,11 @@ use crate::aasc_weights::{column, degrees, WeightProblem};
 use crate::embedding::{uniform_start, Embedded, WithInertia};
 use crate::params::AascParams;
 
-/// AASC with checked parameters (from [`AascParams`] through
-/// [`mkc_core::ParamGuard::check`]); fits through [`mkc_core::Clusterer`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct Aasc {
-    pub(crate) p: AascParams,
+mkc_core::checked! {
+    /// AASC with checked parameters (from [`AascParams`] through
+    /// [`mkc_core::ParamGuard::check`]); fits through [`mkc_core::Clusterer`].
+    pub struct Aasc(AascParams);
+    |p| p.validate()
 }
 
 /// Diagnostics of AASC ([`mkc_core::Clustering::diagnostics`]); the run record lists `converged`,
@@ -148,10 +148,7 @@ impl Aasc {
             v = step.weights;
         }
         // The last update is unused when the cap is hit: report the weights behind F.
-        if !converged {
-            weights_trace.pop();
-            v = weights_trace.last().cloned().unwrap_or(v);
-        }
+        let v = mkc_gumkl::weights::weights_in_use(&mut weights_trace, trace.len(), v);
         let sq: f64 = v.iter().map(|x| x * x).sum();
         let weights = KernelWeights::new(
             v.iter().map(|x| x * x / sq).collect(),

@@ -39,11 +39,11 @@ use crate::params::MvspecParams;
 /// Relative size, against `tr(K_v)`, below which a negative `D_v` is rounding.
 pub const VIEW_OBJECTIVE_RTOL: f64 = 1e-10;
 
-/// MVSpec with checked parameters (from [`MvspecParams`] through
-/// [`mkc_core::ParamGuard::check`]); fits through [`mkc_core::Clusterer`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct Mvspec {
-    pub(crate) p: MvspecParams,
+mkc_core::checked! {
+    /// MVSpec with checked parameters (from [`MvspecParams`] through
+    /// [`mkc_core::ParamGuard::check`]); fits through [`mkc_core::Clusterer`].
+    pub struct Mvspec(MvspecParams);
+    |p| p.validate()
 }
 
 impl Mvspec {
@@ -142,10 +142,7 @@ impl Mvspec {
             weights_trace.push(w.clone());
         }
         // The last update is unused when the cap is hit: report the weights behind Y.
-        if !converged {
-            weights_trace.pop();
-            w = weights_trace.last().cloned().unwrap_or(w);
-        }
+        let w = weights::weights_in_use(&mut weights_trace, trace.len(), w);
         let iterations = trace.len();
         Ok(Embedded {
             vectors: y.unwrap_or_else(|| Mat::zeros(data.n(), k)),

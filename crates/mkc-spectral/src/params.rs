@@ -6,11 +6,11 @@
 use mkc_core::{mkc_ensure, ParamGuard, Result};
 use mkc_linalg::eigen::EigenOptions;
 
-use crate::aasc::Aasc;
 use crate::aasc_weights::LambdaRule;
 use crate::embedding::FinalKMeans;
-use crate::mvspec::Mvspec;
 use crate::root::Brent;
+#[cfg(doc)]
+use crate::{aasc::Aasc, mvspec::Mvspec};
 
 mkc_core::param_words!(LambdaRule {
     "root-or-least-squares" => LambdaRule::RootOrLeastSquares,
@@ -89,15 +89,14 @@ mkc_core::params! {
     reflect also reflect_kmeans;
 }
 
-impl ParamGuard for AascParams {
-    type Checked = Aasc;
-    fn check(&self) -> Result<Aasc> {
+impl AascParams {
+    /// The checks of [`AascParams::check`](ParamGuard::check), which gives [`Aasc`].
+    pub(crate) fn validate(&self) -> Result<()> {
         check_loop(self.max_iter, self.tol)?;
         mkc_ensure!(self.lambda_start.is_finite(), param "lambda_start", self.lambda_start, "must be finite");
         mkc_ensure!(self.brent.xtol.is_finite() && self.brent.xtol > 0.0, param "brent.xtol", self.brent.xtol, "must be finite and > 0");
         mkc_ensure!(self.brent.max_iter >= 1, param "brent.max_iter", self.brent.max_iter, "must be at least 1");
-        check_solvers(&self.eigen, &self.kmeans)?;
-        Ok(Aasc { p: self.clone() })
+        check_solvers(&self.eigen, &self.kmeans)
     }
 }
 
@@ -127,13 +126,12 @@ mkc_core::params! {
     reflect also reflect_kmeans;
 }
 
-impl ParamGuard for MvspecParams {
-    type Checked = Mvspec;
-    fn check(&self) -> Result<Mvspec> {
+impl MvspecParams {
+    /// The checks of [`MvspecParams::check`](ParamGuard::check), which gives [`Mvspec`].
+    pub(crate) fn validate(&self) -> Result<()> {
         mkc_ensure!(self.p >= 1.0, param "p", self.p, "must be a number >= 1 (or +inf for the uniform sum)");
         check_loop(self.max_iter, self.tol)?;
         mkc_ensure!((0.0..1.0).contains(&self.weight_floor), param "weight_floor", self.weight_floor, "must lie in [0, 1)");
-        check_solvers(&self.eigen, &self.kmeans)?;
-        Ok(Mvspec { p: self.clone() })
+        check_solvers(&self.eigen, &self.kmeans)
     }
 }

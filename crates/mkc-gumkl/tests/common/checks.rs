@@ -15,6 +15,18 @@ fn fit(method: &dyn DynClusterer, ks: &[Mat<f64>], k: usize) -> Clustering<Diagn
     method.fit_dyn(&KernelSet::new(ks).unwrap(), k, 0).unwrap()
 }
 
+/// The test `shared_checks` of a test file: [`all`] on the builder `$params` with exponent
+/// p (`$params::new().p(p)`), the data of the first check drawn with `$seed`.
+macro_rules! shared_checks {
+    ($params:ident, $seed:expr) => {
+        #[test]
+        fn shared_checks() {
+            common::checks::all(|p| Box::new($params::new().p(p)), $seed);
+        }
+    };
+}
+pub(crate) use shared_checks;
+
 /// Every check below, on the method `make` builds; `seed` draws the data of the first.
 pub fn all(make: Make, seed: u64) {
     recovers_clusters_and_ranks_views(make, seed);

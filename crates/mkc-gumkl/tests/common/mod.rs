@@ -24,3 +24,13 @@ pub fn views(
     let kernels = feats.iter().map(linear_kernel).collect();
     (feats, kernels, labels)
 }
+
+/// `params` fitted to the kernels `ks` with `k` clusters; the seed is 0 (GUMKL and MVKKM
+/// ignore it).
+pub fn fit<C: mkc_core::Clusterer>(
+    params: C,
+    ks: &[Mat<f64>],
+    k: usize,
+) -> mkc_core::Result<mkc_core::Clustering<C::Diagnostics>> {
+    params.fit(&mkc_core::KernelSet::new(ks)?, k, 0)
+}
