@@ -2,7 +2,7 @@
 //! created with `python3 -m venv` and filled with pip. When anything fails the
 //! harness prints a clear skip line instead of an error.
 
-use std::ffi::OsStr;
+use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -63,19 +63,21 @@ fn import_name(package: &str) -> &str {
     }
 }
 
-/// Run the harness script `xtask/py/<script>` with `py` and `args`; its standard output,
-/// or why it failed (its standard error).
-pub fn run_script<I, S>(py: &Path, script: &str, args: I) -> Result<String, String>
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<OsStr>,
-{
+/// Run the harness script `xtask/py/<script>` with `py`, its arguments a path and then
+/// `rest` as text; its standard output, or why it failed (its standard error).
+pub fn run_script(
+    py: &Path,
+    script: &str,
+    path_arg: &Path,
+    rest: &[&dyn Display],
+) -> Result<String, String> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("py")
         .join(script);
     let out = Command::new(py)
         .arg(&path)
-        .args(args)
+        .arg(path_arg)
+        .args(rest.iter().map(|a| a.to_string()))
         .output()
         .map_err(|e| format!("running {}: {e}", path.display()))?;
     if !out.status.success() {

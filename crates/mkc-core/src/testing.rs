@@ -61,6 +61,26 @@ pub fn blob_views(
     (views, labels)
 }
 
+/// The kernel k-means benchmark case (mkc-kmeans' bench, `cargo xtask compare kkm`): the
+/// Gaussian kernel `exp(−‖x_i − x_j‖² / d)` of `n` points uniform in `[0, 1]^d` (no
+/// cluster structure, so every iteration runs) and `n` initial labels uniform in `0..k`,
+/// drawn from one seeded stream (points first).
+pub fn uniform_kernel_and_labels(
+    n: usize,
+    d: usize,
+    k: usize,
+    seed: u64,
+) -> (Mat<f64>, Vec<usize>) {
+    let mut rng = crate::seed::rng(seed);
+    let x: Vec<f64> = (0..n * d).map(|_| rng.random::<f64>()).collect();
+    let kernel = Mat::from_fn(n, n, |i, j| {
+        let s: f64 = (0..d).map(|t| (x[i * d + t] - x[j * d + t]).powi(2)).sum();
+        (-s / d as f64).exp()
+    });
+    let labels = (0..n).map(|_| rng.random_range(0..k)).collect();
+    (kernel, labels)
+}
+
 /// Whether `a` and `b` are the same partition up to a relabelling.
 pub fn same_partition(a: &[usize], b: &[usize]) -> bool {
     let mut map = std::collections::HashMap::new();

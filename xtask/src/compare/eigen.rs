@@ -136,16 +136,12 @@ impl Reference {
 
 fn reference(py: &Path, file: &Path, n: usize, k: usize) -> Res<Reference> {
     let with_eigh = k >= 100;
+    let eigh_flag = u8::from(with_eigh);
     let text = run_script(
         py,
         "compare_eigen.py",
-        [
-            file.as_os_str().to_owned(),
-            n.to_string().into(),
-            k.to_string().into(),
-            REPEATS.to_string().into(),
-            (with_eigh as u8).to_string().into(),
-        ],
+        file,
+        &[&n, &k, &REPEATS, &eigh_flag],
     )?;
     let mut eigsh = None;
     let mut eigh = None;

@@ -10,7 +10,6 @@ use crate::python::{run_script, venv_python};
 use faer::Mat;
 use mkc_core::ParamGuard;
 use mkc_kmeans::KernelKMeansParams;
-use rand::Rng;
 use std::path::Path;
 use std::time::Instant;
 
@@ -24,7 +23,7 @@ type Res<T> = Result<T, Box<dyn std::error::Error>>;
 pub fn run() -> Res<()> {
     let python = venv_python(&["numpy"]);
     for &(n, k, iters) in CASES {
-        let (kernel, init) = data(n, 8, k, 42);
+        let (kernel, init) = mkc_core::testing::uniform_kernel_and_labels(n, 8, k, 42);
         let params = KernelKMeansParams::new()
             .initial_labels(init.clone())
             .max_iter(iters)
@@ -76,19 +75,6 @@ pub fn run() -> Res<()> {
     Ok(())
 }
 
-/// Gaussian kernel exp(−‖x−y‖²/d) of n uniform random points in `[0, 1]`^d (no cluster
-/// structure, so the 20 iterations all run) and uniform random initial labels.
-fn data(n: usize, d: usize, k: usize, seed: u64) -> (Mat<f64>, Vec<usize>) {
-    let mut rng = mkc_core::seed::rng(seed);
-    let x: Vec<f64> = (0..n * d).map(|_| rng.random::<f64>()).collect();
-    let kernel = Mat::from_fn(n, n, |i, j| {
-        let s: f64 = (0..d).map(|t| (x[i * d + t] - x[j * d + t]).powi(2)).sum();
-        (-s / d as f64).exp()
-    });
-    let init = (0..n).map(|_| rng.random_range(0..k)).collect();
-    (kernel, init)
-}
-
 struct Reference {
     seconds: f64,
     objective: f64,
@@ -119,17 +105,7 @@ fn reference(
             .flat_map(|&l| (l as u64).to_le_bytes())
             .collect();
         std::fs::write(dir.join("init.u64"), lab)?;
-        let json = run_script(
-            py,
-            "compare_kkm.py",
-            [
-                dir.as_os_str().to_owned(),
-                n.to_string().into(),
-                k.to_string().into(),
-                iters.to_string().into(),
-                REPEATS.to_string().into(),
-            ],
-        )?;
+        let json = run_script(py, "compare_kkm.py", &dir, &[&n, &k, &iters, &REPEATS])?;
         let labels: Vec<usize> = std::fs::read(dir.join("labels_py.u64"))?
             .chunks_exact(8)
             .map(|c| u64::from_le_bytes(c.try_into().unwrap_or([0; 8])) as usize)

@@ -21,6 +21,7 @@ use crate::python::{run_script, venv_python};
 use faer::Mat;
 use mkc_core::ParamGuard;
 use mkc_svm::{CSvcParams, CheckedKernel, SvcModel};
+use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -94,12 +95,9 @@ struct Theirs {
 
 fn run_libsvm(dir: &Path, cases: &[String]) -> Result<Vec<Theirs>, String> {
     let py = venv_python(&["numpy", "scikit-learn"])?;
-    let mut args = vec![
-        dir.as_os_str().to_owned(),
-        THEIRS_REPEATS.to_string().into(),
-    ];
-    args.extend(cases.iter().map(Into::into));
-    let text = run_script(&py, "compare_svm.py", args)?;
+    let mut args: Vec<&dyn Display> = vec![&THEIRS_REPEATS];
+    args.extend(cases.iter().map(|c| c as &dyn Display));
+    let text = run_script(&py, "compare_svm.py", dir, &args)?;
     let mut res = Vec::new();
     for line in text.lines().filter(|l| l.starts_with("case ")) {
         let field = |key: &str| -> Result<&str, String> {
