@@ -1,5 +1,6 @@
 //! The `mkc` binary itself: help text and exit codes.
 
+use std::path::Path;
 use std::process::Command;
 
 fn mkc(args: &[&str]) -> (i32, String, String) {
@@ -12,6 +13,17 @@ fn mkc(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// `mkc score --truth T --pred P`.
+fn score(truth: &Path, pred: &Path) -> (i32, String, String) {
+    mkc(&[
+        "score",
+        "--truth",
+        truth.to_str().unwrap(),
+        "--pred",
+        pred.to_str().unwrap(),
+    ])
 }
 
 #[test]
@@ -38,26 +50,14 @@ fn errors_are_words_and_nonzero() {
     let p = dir.join("p.csv");
     std::fs::write(&t, "a\na\nb\nb\n").unwrap();
     std::fs::write(&p, "1\n1\n0\n").unwrap();
-    let (code, _, err) = mkc(&[
-        "score",
-        "--truth",
-        t.to_str().unwrap(),
-        "--pred",
-        p.to_str().unwrap(),
-    ]);
+    let (code, _, err) = score(&t, &p);
     assert_eq!(code, 1);
     assert!(
         err.contains("has 4 labels but") && err.contains("has 3"),
         "{err}"
     );
     std::fs::write(&p, "1\n1\n0\n0\n").unwrap();
-    let (code, out, _) = mkc(&[
-        "score",
-        "--truth",
-        t.to_str().unwrap(),
-        "--pred",
-        p.to_str().unwrap(),
-    ]);
+    let (code, out, _) = score(&t, &p);
     assert_eq!(code, 0);
     assert!(out.contains("ACC         1.0000"), "{out}");
     let (code, _, err) = mkc(&[

@@ -2,6 +2,7 @@
 //! files are copied from the repository's data/ folder, external ones (when
 //! `MKC_DATA_DIR` is set) from that folder with `--from`.
 
+use mkc_data::DataDir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -28,21 +29,19 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// `mkc datasets fetch ARGS… --data-dir DIR`.
+fn fetch(args: &[&str], dir: &Path) -> (i32, String, String) {
+    mkc(&[&["datasets", "fetch"], args, &["--data-dir", s(dir)]].concat())
+}
+
 #[test]
 fn fetch_copies_committed_files_then_finds_them_present() {
     let dir = temp("committed");
-    let (code, out, err) = mkc(&[
-        "datasets",
-        "fetch",
-        "ionosphere",
-        "letter-ab",
-        "--data-dir",
-        s(&dir),
-    ]);
+    let (code, out, err) = fetch(&["ionosphere", "letter-ab"], &dir);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.matches("copied   bundle/").count(), 4, "{out}");
     assert!(out.contains("4 files: 0 fetched (0 B), 4 copied"), "{out}");
-    let (code, out, _) = mkc(&["datasets", "fetch", "ionosphere", "--data-dir", s(&dir)]);
+    let (code, out, _) = fetch(&["ionosphere"], &dir);
     assert_eq!(code, 0);
     assert!(out.contains("present  bundle/ionosphere/data.csv"), "{out}");
     // the listing shows them present, a missing external set as fetchable with its size
@@ -67,7 +66,7 @@ fn fetch_copies_committed_files_then_finds_them_present() {
 #[test]
 fn a_file_without_a_public_download_says_where_it_goes() {
     let dir = temp("manual");
-    let (code, out, err) = mkc(&["datasets", "fetch", "simplemkkm-ccv", "--data-dir", s(&dir)]);
+    let (code, out, err) = fetch(&["simplemkkm-ccv"], &dir);
     assert_eq!(code, 0, "not a failure of the fetch: {out}{err}");
     assert!(
         out.contains("manual   external/simplemkkm/CCV_Kmatrix.mat: no public download")
@@ -86,32 +85,24 @@ fn bad_requests_are_usage_errors() {
     assert_eq!(mkc(&["datasets", "fetch"]).0, 2, "names, --paper or --all");
     assert_eq!(mkc(&["datasets", "fetch", "--paper", "nope"]).0, 2);
     assert_eq!(mkc(&["datasets", "fetch", "--all", "ionosphere"]).0, 2);
-    let (code, _, err) = mkc(&["datasets", "fetch", "no-such-set", "--data-dir", "unused"]);
+    let unused = Path::new("unused");
+    let (code, _, err) = fetch(&["no-such-set"], unused);
     assert_eq!(code, 1);
     assert!(
         err.contains("no-such-set") && err.contains("not in the registry"),
         "{err}"
     );
-    let (code, _, err) = mkc(&[
-        "datasets",
-        "fetch",
-        "ionosphere",
-        "--attempts",
-        "0",
-        "--data-dir",
-        "unused",
-    ]);
+    let (code, _, err) = fetch(&["ionosphere", "--attempts", "0"], unused);
     assert_eq!(code, 1);
     assert!(err.contains("attempts"), "{err}");
 }
 
 #[test]
 fn a_paper_is_fetched_from_a_shared_copy() {
-    let Some(shared) = std::env::var_os("MKC_DATA_DIR").filter(|v| !v.is_empty()) else {
+    let Some(DataDir { root: shared, .. }) = DataDir::from_env() else {
         eprintln!("skipped: MKC_DATA_DIR is not set (a data directory filled by `mkc datasets fetch --all`)");
         return;
     };
-    let shared = PathBuf::from(shared);
     let shared = if shared.is_absolute() {
         shared
     } else {
@@ -120,16 +111,7 @@ fn a_paper_is_fetched_from_a_shared_copy() {
             .join(shared)
     };
     let dir = temp("paper");
-    let (code, out, err) = mkc(&[
-        "datasets",
-        "fetch",
-        "--paper",
-        "rmkc",
-        "--data-dir",
-        s(&dir),
-        "--from",
-        s(&shared),
-    ]);
+    let (code, out, err) = fetch(&["--paper", "rmkc", "--from", s(&shared)], &dir);
     assert_eq!(code, 0, "{out}{err}");
     // RMKC's tables: UCI sets, COIL-20 pairs, Multiple Features and optdigits pairs
     assert!(

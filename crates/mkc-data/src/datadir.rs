@@ -36,16 +36,20 @@ impl DataDir {
                 source: DataDirSource::Cli,
             };
         }
-        match std::env::var_os(ENV_VAR) {
-            Some(v) if !v.is_empty() => DataDir {
-                root: PathBuf::from(v),
-                source: DataDirSource::Env,
-            },
-            _ => DataDir {
-                root: PathBuf::from("data"),
-                source: DataDirSource::Default,
-            },
-        }
+        Self::from_env().unwrap_or_else(|| DataDir {
+            root: PathBuf::from("data"),
+            source: DataDirSource::Default,
+        })
+    }
+
+    /// `$MKC_DATA_DIR` if set and non-empty (as given: a relative path is taken from the
+    /// working directory), else `None`.
+    pub fn from_env() -> Option<DataDir> {
+        let v = std::env::var_os(ENV_VAR).filter(|v| !v.is_empty())?;
+        Some(DataDir {
+            root: PathBuf::from(v),
+            source: DataDirSource::Env,
+        })
     }
 
     /// A data directory at `root` (as if given on the command line).

@@ -71,11 +71,10 @@ fn every_registered_file_has_a_recorded_source() {
 
 #[test]
 fn the_shared_data_matches_the_recorded_sizes() {
-    let Some(dir) = std::env::var_os("MKC_DATA_DIR").filter(|v| !v.is_empty()) else {
+    let Some(dir) = DataDir::from_env() else {
         eprintln!("skipped: MKC_DATA_DIR is not set (fill a directory with `mkc datasets fetch --all` and point MKC_DATA_DIR at it)");
         return;
     };
-    let dir = DataDir::at(dir);
     let reg = Registry::load_default().unwrap();
     for d in reg.downloads(&reg.names()).unwrap() {
         let p = dir.path(&d.rel);

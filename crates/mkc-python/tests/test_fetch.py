@@ -16,6 +16,8 @@ import pytest
 import mkc
 
 REL = "web/toy.csv"
+# The registry fixture shared with mkc-data's fetch tests.
+FIXTURE = Path(__file__).resolve().parents[2] / "mkc-data" / "tests" / "fetch_support" / "toy_registry.toml"
 TIMEOUT = 5.0
 HTML = b"<!DOCTYPE html><html><head><title>Oops</title></head><body>went wrong</body></html>"
 
@@ -125,21 +127,11 @@ def serve():
 
 def write_registry(tmp_path, source, sha=SHA, size=len(BODY)):
     """A registry file with one dataset ``toy`` (a CSV, label last) whose file
-    ``web/toy.csv`` comes from ``source`` (the body of an inline TOML table)."""
+    ``web/toy.csv`` comes from ``source`` (the body of an inline TOML table): mkc-data's
+    fixture ``toy_registry.toml``, shared with its Rust fetch tests."""
     p = tmp_path / "registry.toml"
-    p.write_text(
-        f"""
-[datasets.toy]
-description = "loopback fixture"
-format = "csv"
-label_column = -1
-files = {{ "{REL}" = "{sha}" }}
-expect = {{ n = 1, d = 2, n_classes = 2 }}
-
-[downloads]
-"{REL}" = {{ size = {size}, {source} }}
-"""
-    )
+    downloads = f'"{REL}" = {{ size = {size}, {source} }}'
+    p.write_text(FIXTURE.read_text().replace("@SHA@", sha).replace("@DOWNLOADS@", downloads))
     return p
 
 

@@ -243,21 +243,12 @@ pub fn temp_dir(name: &str) -> PathBuf {
 }
 
 /// A registry with one dataset `toy` (a CSV, label last) whose file `web/toy.csv` has
-/// `sha`, and the `[downloads]` table `downloads` (whole lines).
+/// `sha`, and the `[downloads]` table `downloads` (whole lines): `toy_registry.toml`,
+/// shared with the Python package's fetch tests.
 pub fn try_registry(sha: &str, downloads: &str) -> Result<mkc_data::Registry, mkc_core::Error> {
-    let text = format!(
-        r#"
-[datasets.toy]
-description = "loopback fixture"
-format = "csv"
-label_column = -1
-files = {{ "web/toy.csv" = "{sha}" }}
-expect = {{ n = 1, d = 2, n_classes = 2 }}
-
-[downloads]
-{downloads}
-"#
-    );
+    let text = include_str!("toy_registry.toml")
+        .replace("@SHA@", sha)
+        .replace("@DOWNLOADS@", downloads);
     mkc_data::Registry::from_toml_str(&text, "fixture registry")
 }
 
