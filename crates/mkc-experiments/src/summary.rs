@@ -170,6 +170,11 @@ mod tests {
         .collect()
     }
 
+    /// The cell of [`groups`] under `rule`, selecting by ACC.
+    fn cell(rule: SummaryRule, per_metric: bool, metrics: &[Metric]) -> Cell {
+        summarise(&groups(), rule, Metric::Acc, per_metric, metrics).unwrap()
+    }
+
     #[test]
     fn stat_uses_sample_std() {
         let s = Stat::of(&[1.0, 2.0, 3.0]).unwrap();
@@ -180,39 +185,18 @@ mod tests {
 
     #[test]
     fn best_takes_the_best_mean_and_the_lowest_index_on_ties() {
-        let c = summarise(
-            &groups(),
-            SummaryRule::Best,
-            Metric::Acc,
-            false,
-            &[Metric::Acc, Metric::Error],
-        )
-        .unwrap();
+        let c = cell(SummaryRule::Best, false, &[Metric::Acc, Metric::Error]);
         assert_eq!(c.chosen[&Metric::Acc].groups, vec![2]);
         assert_eq!(c.stats[&Metric::Acc].mean, 90.0);
         assert_eq!(c.stats[&Metric::Error].mean, 10.0);
         // Error picked per metric: the lowest error is the same group.
-        let c = summarise(
-            &groups(),
-            SummaryRule::Best,
-            Metric::Acc,
-            true,
-            &[Metric::Error],
-        )
-        .unwrap();
+        let c = cell(SummaryRule::Best, true, &[Metric::Error]);
         assert_eq!(c.chosen[&Metric::Error].groups, vec![2]);
     }
 
     #[test]
     fn average_pools_the_best_point_of_each_kernel() {
-        let c = summarise(
-            &groups(),
-            SummaryRule::Average,
-            Metric::Acc,
-            false,
-            &[Metric::Acc],
-        )
-        .unwrap();
+        let c = cell(SummaryRule::Average, false, &[Metric::Acc]);
         assert_eq!(c.chosen[&Metric::Acc].groups, vec![1, 2]);
         let s = c.stats[&Metric::Acc];
         assert_eq!((s.mean, s.n), (85.0, 4));

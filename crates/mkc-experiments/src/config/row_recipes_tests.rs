@@ -20,17 +20,22 @@ fn with_row_recipes(map: &str) -> String {
     )
 }
 
+/// The full profile's plan of config text `text`.
+fn full_plan(text: &str) -> Plan {
+    resolve(
+        "r.toml",
+        &parse_config("r.toml", text).unwrap(),
+        "full",
+        &known,
+    )
+    .unwrap()
+}
+
 #[test]
 fn a_column_may_use_another_recipe_on_some_rows() {
     // toy2 on the config's `h`, toy on the library's `lgmmc-gauss5`; `g` is toy2's own
     let text = with_row_recipes(r#"{ toy2 = "h", toy = "lgmmc-gauss5" }"#);
-    let plan = resolve(
-        "r.toml",
-        &parse_config("r.toml", &text).unwrap(),
-        "full",
-        &known,
-    )
-    .unwrap();
+    let plan = full_plan(&text);
     let cols = &plan.tables[0].columns;
     assert_eq!(cols[0].recipe_on("toy2"), Some("h"));
     assert_eq!(cols[0].recipe_on("toy"), Some("lgmmc-gauss5"));
@@ -38,13 +43,7 @@ fn a_column_may_use_another_recipe_on_some_rows() {
     assert_eq!(cols[1].recipe_on("toy2"), None);
     // naming the row's own recipe is the row's own: no other recipe
     let own = with_row_recipes(r#"{ toy2 = "g" }"#);
-    let plan = resolve(
-        "r.toml",
-        &parse_config("r.toml", &own).unwrap(),
-        "full",
-        &known,
-    )
-    .unwrap();
+    let plan = full_plan(&own);
     assert!(plan.tables[0].columns[0].row_recipes.is_empty());
     // configs/lgmmc.toml: NC and kernel k-means on the five Gaussians on MNIST only
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/lgmmc.toml");

@@ -141,39 +141,30 @@ pub enum NormalizeStep {
 }
 
 /// A dataset row: a registered dataset (`source`, or the key), or the user's own files
-/// (`features` or `kernels`, with `labels`).
+/// (`features` or `kernels`, with `labels`). Every key is optional (absent: `None`).
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct DatasetCfg {
     /// Name in the dataset registry (`configs/datasets.toml`); defaults to the key.
-    #[serde(default)]
     pub source: Option<String>,
     /// Own data: feature files, one sample per row (CSV of numbers, or `.npy`). One file
     /// is one feature matrix; several are views of the same samples, named by their file
     /// stems. Paths are relative to the config file.
-    #[serde(default)]
     pub features: Option<Vec<PathBuf>>,
     /// Own data: precomputed kernel files, one n x n kernel each (`.npy`, or CSV).
-    #[serde(default)]
     pub kernels: Option<Vec<PathBuf>>,
     /// Own data: the true class of every sample, one label per line (any text), to
     /// score the clusterings against.
-    #[serde(default)]
     pub labels: Option<PathBuf>,
     /// Row label in the tables; defaults to the key.
-    #[serde(default)]
     pub label: Option<String>,
     /// Name of the kernel recipe (ignored when the dataset ships precomputed kernels).
-    #[serde(default)]
     pub recipe: Option<String>,
     /// Keep only samples of these classes (by class name, as the registry names them).
-    #[serde(default)]
     pub classes: Option<Vec<String>>,
     /// Keep only these views (multi-view data), in this order.
-    #[serde(default)]
     pub views: Option<Vec<String>>,
     /// Number of clusters; the number of classes (after the subset) when absent.
-    #[serde(default)]
     pub clusters: Option<usize>,
 }
 
