@@ -36,37 +36,34 @@ fn submodule<'py>(
     parent.add_submodule(&m)
 }
 
+/// Add the `#[pyfunction]`s listed to the module `m`.
+macro_rules! add_functions {
+    ($m:expr, [$($f:path),+ $(,)?]) => {{
+        $($m.add_function(wrap_pyfunction!($f, $m)?)?;)+
+        PyResult::Ok(())
+    }};
+}
+
 /// The extension module `mkc._mkc`.
 #[pymodule]
 fn _mkc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    m.add_function(wrap_pyfunction!(methods::describe, m)?)?;
-    m.add_function(wrap_pyfunction!(methods::check_params, m)?)?;
-    m.add_function(wrap_pyfunction!(methods::fit, m)?)?;
+    add_functions!(m, [methods::describe, methods::check_params, methods::fit])?;
     submodule(m, "metrics", |s| {
-        s.add_function(wrap_pyfunction!(metrics::accuracy, s)?)?;
-        s.add_function(wrap_pyfunction!(metrics::nmi, s)?)?;
-        s.add_function(wrap_pyfunction!(metrics::purity, s)?)?;
-        s.add_function(wrap_pyfunction!(metrics::ari, s)?)?;
-        s.add_function(wrap_pyfunction!(metrics::scores, s)?)
+        use metrics::*;
+        add_functions!(s, [accuracy, nmi, purity, ari, scores])
     })?;
     submodule(m, "kernels", |s| {
-        s.add_function(wrap_pyfunction!(kernels::recipes_json, s)?)?;
-        s.add_function(wrap_pyfunction!(kernels::check_recipe, s)?)?;
-        s.add_function(wrap_pyfunction!(kernels::build, s)?)
+        use kernels::*;
+        add_functions!(s, [recipes_json, check_recipe, build])
     })?;
     submodule(m, "datasets", |s| {
-        s.add_function(wrap_pyfunction!(datasets::names, s)?)?;
-        s.add_function(wrap_pyfunction!(datasets::summaries, s)?)?;
-        s.add_function(wrap_pyfunction!(datasets::load, s)?)?;
-        s.add_function(wrap_pyfunction!(fetch::fetch, s)?)
+        use datasets::*;
+        add_functions!(s, [names, summaries, load, fetch::fetch])
     })?;
     submodule(m, "sweep", |s| {
-        s.add_function(wrap_pyfunction!(sweep::plan, s)?)?;
-        s.add_function(wrap_pyfunction!(sweep::prepare, s)?)?;
-        s.add_function(wrap_pyfunction!(sweep::jobs, s)?)?;
-        s.add_function(wrap_pyfunction!(sweep::run_job, s)?)?;
-        s.add_function(wrap_pyfunction!(sweep::run_local, s)?)
+        use sweep::*;
+        add_functions!(s, [plan, prepare, jobs, run_job, run_local])
     })?;
     Ok(())
 }
