@@ -3,26 +3,13 @@
 //! structure, so all 20 iterations run).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use faer::Mat;
 use mkc_core::ParamGuard;
 use mkc_kmeans::KernelKMeansParams;
-use rand::Rng;
 use std::hint::black_box;
-
-fn data(n: usize, d: usize, k: usize) -> (Mat<f64>, Vec<usize>) {
-    let mut rng = mkc_core::seed::rng(42);
-    let x: Vec<f64> = (0..n * d).map(|_| rng.random::<f64>()).collect();
-    let km = Mat::from_fn(n, n, |i, j| {
-        let s: f64 = (0..d).map(|t| (x[i * d + t] - x[j * d + t]).powi(2)).sum();
-        (-s / d as f64).exp()
-    });
-    let labels = (0..n).map(|_| rng.random_range(0..k)).collect();
-    (km, labels)
-}
 
 fn bench(c: &mut Criterion) {
     let (n, k) = (2000, 10);
-    let (km, labels) = data(n, 8, k);
+    let (km, labels) = mkc_core::testing::uniform_kernel_and_labels(n, 8, k, 42);
     let params = KernelKMeansParams::new()
         .initial_labels(labels)
         .max_iter(20)

@@ -3,7 +3,7 @@
 
 use crate::centres::Centres;
 use crate::l21::{self, L21Run};
-use mkc_core::{check_n_clusters, Clustering, Error, ParamGuard, Result, Timings};
+use mkc_core::{check_n_clusters, Clustering, Error, Result, Timings};
 use mkc_kmeans::KernelCols;
 
 /// How RKKM starts.
@@ -41,16 +41,10 @@ mkc_core::params! {
     new;
 }
 
-/// Checked RKKM parameters (see [`RkkmParams`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Rkkm(RkkmParams);
-
-impl ParamGuard for RkkmParams {
-    type Checked = Rkkm;
-    fn check(&self) -> Result<Rkkm> {
-        crate::check_counts(&[("n_init", self.n_init), ("max_iter", self.max_iter)])?;
-        Ok(Rkkm(self.clone()))
-    }
+mkc_core::checked! {
+    /// Checked RKKM parameters (see [`RkkmParams`]).
+    pub struct Rkkm(RkkmParams);
+    |p| crate::check_counts(&[("n_init", p.n_init), ("max_iter", p.max_iter)])
 }
 
 mkc_core::diagnostics! {
@@ -83,13 +77,13 @@ fn check_labels(labels: &[usize], n: usize, k: usize) -> Result<()> {
 impl Rkkm {
     /// The IRLS run(s) on one validated kernel.
     fn run(&self, kc: &KernelCols<'_>, k: usize, seed: u64) -> Result<(L21Run, usize)> {
-        match &self.0.init {
+        match &self.p.init {
             RkkmInit::Labels(l) => {
                 check_labels(l, kc.n(), k)?;
                 let start = Centres::weighted(l.clone(), &vec![1.0; l.len()], k);
-                Ok((l21::run(kc, start, self.0.max_iter), 0))
+                Ok((l21::run(kc, start, self.p.max_iter), 0))
             }
-            RkkmInit::Sample => l21::best_of(kc, k, self.0.n_init, self.0.max_iter, seed)
+            RkkmInit::Sample => l21::best_of(kc, k, self.p.n_init, self.p.max_iter, seed)
                 .ok_or_else(|| Error::numerical("rkkm", "no start produced a result")),
         }
     }

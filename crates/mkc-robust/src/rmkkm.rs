@@ -23,8 +23,7 @@ use crate::l21::{self, L21Run};
 use crate::weights::{self, check_gamma, DIST_FLOOR};
 use faer::{Mat, MatRef};
 use mkc_core::{
-    check_n_clusters, seed, Clustering, Error, KernelWeights, ParamGuard, Result, Timings,
-    WeightConstraint,
+    check_n_clusters, seed, Clustering, Error, KernelWeights, Result, Timings, WeightConstraint,
 };
 use mkc_kmeans::KernelCols;
 use rayon::prelude::*;
@@ -68,22 +67,18 @@ mkc_core::params! {
     new;
 }
 
-/// Checked RMKKM parameters (see [`RmkkmParams`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Rmkkm(RmkkmParams);
-
-impl ParamGuard for RmkkmParams {
-    type Checked = Rmkkm;
-    fn check(&self) -> Result<Rmkkm> {
+mkc_core::checked! {
+    /// Checked RMKKM parameters (see [`RmkkmParams`]).
+    pub struct Rmkkm(RmkkmParams);
+    |p| {
         crate::check_counts(&[
-            ("max_iter", self.max_iter),
-            ("inner_restarts", self.inner_restarts),
-            ("inner_max_iter", self.inner_max_iter),
-            ("n_init", self.n_init),
+            ("max_iter", p.max_iter),
+            ("inner_restarts", p.inner_restarts),
+            ("inner_max_iter", p.inner_max_iter),
+            ("n_init", p.n_init),
         ])?;
-        check_gamma(self.gamma)?;
-        mkc_core::validate::non_negative("tol", self.tol)?;
-        Ok(Rmkkm(self.clone()))
+        check_gamma(p.gamma)?;
+        mkc_core::validate::non_negative("tol", p.tol)
     }
 }
 
@@ -148,8 +143,8 @@ impl Rmkkm {
     ) -> Result<L21Run> {
         let kc = KernelCols::new(kw);
         match prev {
-            Some(c) if self.0.warm_start => Ok(l21::run(&kc, c, self.0.inner_max_iter)),
-            _ => l21::best_of(&kc, k, self.0.inner_restarts, self.0.inner_max_iter, seed)
+            Some(c) if self.p.warm_start => Ok(l21::run(&kc, c, self.p.inner_max_iter)),
+            _ => l21::best_of(&kc, k, self.p.inner_restarts, self.p.inner_max_iter, seed)
                 .map(|(r, _)| r)
                 .ok_or_else(|| Error::numerical("rmkkm", "no start produced a result")),
         }
@@ -164,7 +159,7 @@ impl Rmkkm {
         let mut labels = Vec::new();
         let mut trace: Vec<f64> = Vec::new();
         let (mut passes, mut converged, mut inner_iterations, mut empty_fills) = (0, false, 0, 0);
-        while passes < self.0.max_iter {
+        while passes < self.p.max_iter {
             let kw = timings.time("combine", || combine(ks, &w));
             let pass_seed = seed::derive(seed, passes as u64);
             let run = timings.time("l21", || {
@@ -173,14 +168,14 @@ impl Rmkkm {
             inner_iterations += run.iterations;
             empty_fills += run.empty_fills;
             let (new_w, obj) = timings.time("weights", || {
-                weight_step(ks, &run.centres, &w, self.0.gamma)
+                weight_step(ks, &run.centres, &w, self.p.gamma)
             })?;
             w = new_w;
             passes += 1;
             labels = run.labels;
             centres = Some(run.centres);
             if let Some(&prev) = trace.last() {
-                if (prev - obj).abs() <= self.0.tol * obj.abs() {
+                if (prev - obj).abs() <= self.p.tol * obj.abs() {
                     trace.push(obj);
                     converged = true;
                     break;
@@ -236,7 +231,7 @@ mkc_core::clusterer! {
             .iter()
             .map(|&k| KernelCols::new(k))
             .collect();
-        let runs: Vec<Result<Run>> = (0..self.0.n_init)
+        let runs: Vec<Result<Run>> = (0..self.p.n_init)
             .into_par_iter()
             .map(|r| self.run(&ks, n_clusters, seed::derive(seed, r as u64)))
             .collect();
@@ -262,7 +257,7 @@ mkc_core::clusterer! {
         Ok(Clustering::new(run.labels, n_clusters, diag)
             .with_weights(KernelWeights::new(
                 run.weights,
-                WeightConstraint::PNorm(self.0.gamma),
+                WeightConstraint::PNorm(self.p.gamma),
             ))
             .with_objective(run.trace)
             .with_iterations(run.passes, run.converged)

@@ -2,6 +2,7 @@
 //! typed errors.
 
 use faer::Mat;
+use mkc_core::testing::with_threads;
 use mkc_core::{seed, Error};
 use mkc_robust::prelude::*;
 use rand::Rng;
@@ -32,6 +33,14 @@ fn three_groups(n: usize, s: u64) -> (Vec<usize>, Vec<Mat<f64>>) {
 
 fn acc(truth: &[usize], labels: &[usize]) -> f64 {
     mkc_metrics::accuracy(truth, labels).unwrap()
+}
+
+/// `e` is an invalid parameter named `want`.
+fn named(e: Error, want: &str) {
+    assert!(
+        matches!(&e, Error::InvalidParam { name, .. } if name == want),
+        "{e}"
+    );
 }
 
 #[test]
@@ -119,11 +128,7 @@ fn results_do_not_depend_on_the_number_of_threads() {
     let (_, ks) = three_groups(90, 4);
     let data = KernelSet::new(&ks).unwrap();
     let fit = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        with_threads(threads, || {
             let a = RmkkmParams::new()
                 .max_iter(5)
                 .n_init(2)
@@ -144,12 +149,6 @@ fn results_do_not_depend_on_the_number_of_threads() {
 
 #[test]
 fn bad_parameters_are_named() {
-    let named = |e: Error, want: &str| {
-        assert!(
-            matches!(&e, Error::InvalidParam { name, .. } if name == want),
-            "{e}"
-        );
-    };
     named(
         RkkmParams::new().n_init(0).validate_params().unwrap_err(),
         "n_init",
@@ -202,15 +201,14 @@ fn bad_data_is_a_typed_error() {
     let (_, ks) = three_groups(12, 5);
     let data = KernelSet::new(&ks).unwrap();
     for k in [0, 13] {
-        for e in [
+        named(
             RkkmParams::new().fit(&data, k, 0).unwrap_err(),
+            "n_clusters",
+        );
+        named(
             RmkkmParams::new().fit(&data, k, 0).unwrap_err(),
-        ] {
-            assert!(
-                matches!(&e, Error::InvalidParam { name, .. } if name == "n_clusters"),
-                "{e}"
-            );
-        }
+            "n_clusters",
+        );
     }
     let x = Mat::from_fn(12, 2, |i, j| (i + j) as f64);
     let features = KernelSet::from_features(x.as_ref()).unwrap();

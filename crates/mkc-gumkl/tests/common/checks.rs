@@ -79,11 +79,7 @@ pub fn deterministic_whatever_the_seed_and_threads(make: Make) {
     let set = KernelSet::new(&ks).unwrap();
     let m = make(3.0);
     let fit_in = |threads: usize, seed: u64| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| m.fit_dyn(&set, 3, seed).unwrap())
+        mkc_core::testing::with_threads(threads, || m.fit_dyn(&set, 3, seed).unwrap())
     };
     let a = fit_in(1, 0);
     for b in [fit_in(2, 0), fit_in(3, 12345)] {

@@ -7,7 +7,7 @@ use mkc_kmeans::{
 use rand::Rng;
 
 #[allow(unused_imports)] // not every test file uses every fixture
-pub use mkc_core::testing::{gaussian_kernel, linear_kernel};
+pub use mkc_core::testing::{gaussian_kernel, linear_kernel, with_threads};
 
 /// n points in d dimensions around `centres` well-spread Gaussian-ish blobs (seeded).
 pub fn blobs(n: usize, d: usize, centres: usize, spread: f64, seed: u64) -> Mat<f64> {
@@ -84,23 +84,8 @@ pub fn kmedoids(params: KernelKMedoidsParams, k: &Mat<f64>, c: usize, seed: u64)
 
 /// The name of the error variant a result fails with (`"InvalidParam"`, …), or `"Ok"`.
 pub fn err_kind<T>(r: mkc_core::Result<T>) -> String {
-    match r {
-        Ok(_) => "Ok".into(),
-        Err(e) => format!("{e:?}")
-            .split(|c: char| !c.is_alphanumeric())
-            .next()
-            .unwrap_or_default()
-            .to_string(),
-    }
-}
-
-/// `f` run in a rayon pool of `threads` threads.
-pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(f)
+    r.err()
+        .map_or_else(|| "Ok".into(), |e| mkc_core::testing::variant(&e))
 }
 
 /// The number of distinct values in `labels`.
