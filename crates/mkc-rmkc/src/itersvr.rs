@@ -143,16 +143,8 @@ impl ParamGuard for IterSvrParams {
     type Checked = IterSvr;
     fn check(&self) -> Result<IterSvr> {
         mkc_core::validate::positive("C", self.c)?;
-        if !(self.balance.is_finite() && self.balance >= 0.0) {
-            return Err(Error::param(
-                "balance",
-                self.balance,
-                "the fraction of N must be finite and >= 0",
-            ));
-        }
-        if self.max_iter == 0 {
-            return Err(Error::param("max_iter", 0, "must be at least 1"));
-        }
+        mkc_core::mkc_ensure!(self.balance.is_finite() && self.balance >= 0.0, param "balance", self.balance, "the fraction of N must be finite and >= 0");
+        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
         let svr = EpsSvrParams::new(self.c, self.epsilon)
             .tol(self.svm_tol)
             .polish(self.polish)

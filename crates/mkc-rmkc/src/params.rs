@@ -190,9 +190,7 @@ impl ParamGuard for RmkcParams {
     type Checked = Rmkc;
     fn check(&self) -> Result<Rmkc> {
         mkc_core::validate::positive("C", self.c)?;
-        if self.l == 0 {
-            return Err(Error::param("L", 0, "must be at least 1"));
-        }
+        mkc_core::mkc_ensure!(self.l >= 1, param "L", self.l, "must be at least 1");
         match self.balance {
             Balance::Fraction(f) if !(f.is_finite() && f >= 0.0) => {
                 return Err(Error::param(
@@ -206,35 +204,14 @@ impl ParamGuard for RmkcParams {
             }
             _ => {}
         }
-        if !(self.init_pairs.is_finite() && self.init_pairs > 0.0) {
-            return Err(Error::param(
-                "init_pairs",
-                self.init_pairs,
-                "must be finite and > 0",
-            ));
-        }
+        mkc_core::mkc_ensure!(self.init_pairs.is_finite() && self.init_pairs > 0.0, param "init_pairs", self.init_pairs, "must be finite and > 0");
         mkc_core::validate::positive("svm_tol", self.svm_tol)?;
-        if self.max_iter == 0 {
-            return Err(Error::param("max_iter", 0, "must be at least 1"));
-        }
+        mkc_core::mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
         mkc_core::validate::non_negative("tol", self.tol)?;
-        if !(self.armijo_sigma > 0.0 && self.armijo_sigma < 1.0) {
-            return Err(Error::param(
-                "armijo sigma",
-                self.armijo_sigma,
-                "must lie in (0, 1)",
-            ));
-        }
-        if !(self.armijo_beta > 0.0 && self.armijo_beta < 1.0) {
-            return Err(Error::param(
-                "armijo beta",
-                self.armijo_beta,
-                "must lie in (0, 1)",
-            ));
-        }
-        if self.armijo_max_trials == 0 {
-            return Err(Error::param("armijo trials", 0, "must be at least 1"));
-        }
+        let in_unit = |v: f64| v > 0.0 && v < 1.0;
+        mkc_core::mkc_ensure!(in_unit(self.armijo_sigma), param "armijo sigma", self.armijo_sigma, "must lie in (0, 1)");
+        mkc_core::mkc_ensure!(in_unit(self.armijo_beta), param "armijo beta", self.armijo_beta, "must lie in (0, 1)");
+        mkc_core::mkc_ensure!(self.armijo_max_trials >= 1, param "armijo trials", self.armijo_max_trials, "must be at least 1");
         let svc = mkc_core::ParamGuard::check(&mkc_svm::CSvcParams::new(self.c).tol(self.svm_tol))?;
         Ok(Rmkc {
             c: self.c,

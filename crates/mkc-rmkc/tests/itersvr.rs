@@ -3,7 +3,10 @@
 
 mod common;
 
-use common::{assert_rejected, balance, blobs, clusters, gaussians, noisy_labels};
+use common::{
+    assert_fit_from_checks_labels, assert_rejected, balance, blobs, clusters, gaussians,
+    noisy_labels,
+};
 use faer::Mat;
 use mkc_core::{Clusterer, DynClusterer, Error, KernelSet, ParamGuard};
 use mkc_rmkc::itersvr::relabel;
@@ -188,22 +191,7 @@ fn bad_inputs_are_typed_errors() {
     let x = blobs(10, 1.0, 1);
     let k = gaussians(&x, &[1.0]);
     let data = KernelSet::new(&k).unwrap();
-    let y = clusters(&noisy_labels(10, &[]));
-    assert!(it.fit_from(&data, &y).is_ok());
-    assert!(matches!(
-        it.fit_from(&data, &y[..9]),
-        Err(Error::Shape { .. })
-    ));
-    assert!(matches!(
-        it.fit_from(&data, &[1; 10]),
-        Err(Error::InvalidInput { .. })
-    ));
-    let mut bad = y.clone();
-    bad[3] = 2;
-    assert!(matches!(
-        it.fit_from(&data, &bad),
-        Err(Error::InvalidInput { .. })
-    ));
+    assert_fit_from_checks_labels(&it, &data, &clusters(&noisy_labels(10, &[])));
     for n_clusters in [0, 1, 3, 11] {
         assert!(matches!(
             it.fit(&data, n_clusters, 0),

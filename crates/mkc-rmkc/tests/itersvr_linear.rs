@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{balance, blobs, clusters, noisy_labels};
+use common::{assert_fit_from_checks_labels, balance, blobs, clusters, noisy_labels};
 use faer::{Mat, MatRef};
 use mkc_core::{Clusterer, Diagnostics, Error, KernelSet, ParamGuard};
 use mkc_rmkc::itersvr::IterSvrPath;
@@ -184,19 +184,7 @@ fn bad_input_gives_typed_errors() {
         it.fit(&data, 3, 0),
         Err(Error::InvalidParam { .. })
     ));
-    let y = clusters(&noisy_labels(20, &[]));
-    assert!(matches!(
-        it.fit_from(&data, &y[..19]),
-        Err(Error::Shape { .. })
-    ));
-    assert!(matches!(
-        it.fit_from(&data, &[0; 20]),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        it.fit_from(&data, &[2; 20]),
-        Err(Error::InvalidInput { .. })
-    ));
+    assert_fit_from_checks_labels(&it, &data, &clusters(&noisy_labels(20, &[])));
     // Every sample equal: the features carry nothing, k-means finds one cluster.
     let flat = Mat::from_fn(20, 3, |_, _| 1.0);
     let flat_set = KernelSet::from_features(flat.as_ref()).unwrap();

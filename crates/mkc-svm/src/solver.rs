@@ -74,31 +74,16 @@ impl SmoParams {
     }
 }
 
-impl ParamGuard for SmoParams {
-    type Checked = Smo;
-    fn check(&self) -> Result<Smo> {
-        mkc_core::validate::positive("tol", self.tol)?;
-        if let Some(m) = self.max_iter {
+mkc_core::checked! {
+    /// Checked solver options; [`Smo::solve`] runs the solver.
+    pub struct Smo(SmoParams);
+    |p| {
+        mkc_core::validate::positive("tol", p.tol)?;
+        if let Some(m) = p.max_iter {
             mkc_core::mkc_ensure!(m >= 1, param "max_iter", m, "must be at least 1");
         }
-        Ok(Smo {
-            tol: self.tol,
-            max_iter: self.max_iter,
-            shrinking: self.shrinking,
-            polish: self.polish,
-            warm_polish: self.warm_polish,
-        })
+        Ok(())
     }
-}
-
-/// Checked solver options; [`Smo::solve`] runs the solver.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Smo {
-    tol: f64,
-    max_iter: Option<usize>,
-    shrinking: bool,
-    polish: bool,
-    warm_polish: bool,
 }
 
 impl Default for Smo {
@@ -176,7 +161,7 @@ impl SmoSolution {
 impl Smo {
     /// The tolerance ε.
     pub fn tol(&self) -> f64 {
-        self.tol
+        self.p.tol
     }
 
     /// Solve from `start` (a warm start, repaired to feasibility as documented in
@@ -236,7 +221,7 @@ impl Smo {
         let (mut s, mut changed) = match gradient {
             Some(g) => {
                 let mut s =
-                    State::with_gradient(q, alpha, g.to_vec(), p, y, lo, up, self.shrinking);
+                    State::with_gradient(q, alpha, g.to_vec(), p, y, lo, up, self.p.shrinking);
                 let mut changed = Vec::new();
                 for t in 0..n {
                     let old = s.alpha[t];
@@ -252,7 +237,10 @@ impl Smo {
             None => {
                 let mut alpha = alpha;
                 let changed = feasibility::clip(&mut alpha, problem.lower, problem.upper);
-                (State::new(q, alpha, p, y, lo, up, self.shrinking), changed)
+                (
+                    State::new(q, alpha, p, y, lo, up, self.p.shrinking),
+                    changed,
+                )
             }
         };
         if let Some(t) = s.qd.iter().position(|v| !v.is_finite()) {
@@ -281,7 +269,7 @@ impl Smo {
             objective,
             status: SolveStatus {
                 iterations: n_iter,
-                converged: optimal || max_violation < self.tol,
+                converged: optimal || max_violation < self.p.tol,
                 max_violation,
             },
             repaired,
@@ -322,13 +310,14 @@ impl Smo {
     ) -> (usize, bool, usize) {
         let n = s.n;
         let max_iter = self
+            .p
             .max_iter
             .unwrap_or_else(|| 10_000_000usize.max(n.saturating_mul(100)));
         let period = n.min(1000);
         let mut counter = if warm { 1 } else { period + 1 };
         let mut iter = 0;
-        let eps = self.tol;
-        let mut polish = PolishSchedule::new(self.polish);
+        let eps = self.p.tol;
+        let mut polish = PolishSchedule::new(self.p.polish);
         let warm_polish_at = (period / WARM_EARLY_SHRINKS).max(1);
         s.pack();
         let optimal = loop {
@@ -349,7 +338,7 @@ impl Smo {
                     shrink(s, eps);
                 }
             }
-            if warm && self.warm_polish && iter == warm_polish_at {
+            if warm && self.p.warm_polish && iter == warm_polish_at {
                 polish.warm_step(s);
             }
             let (i, pos_i, j, pos_j) = match select(s, eps) {
@@ -516,7 +505,7 @@ macro_rules! smo_front_end {
         }
 
         $(#[$cm])*
-        #[derive(Clone, Copy, Debug, PartialEq)]
+        #[derive(Clone, Debug, PartialEq)]
         pub struct $checked {
             $($field: $ty,)*
             smo: $crate::Smo,

@@ -2,69 +2,40 @@
 
 use mkc_core::{Error, ParamGuard, Result};
 
-/// Options for [`top_k`](super::top_k) / [`bottom_k`](super::bottom_k) and the warm
-/// variants. Builder methods have the field names: `EigenOptions::default().tol(1e-8)`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EigenOptions {
-    /// Convergence: every returned pair satisfies ‖Av − λv‖₂ ≤ `tol` · ‖A‖₂, with ‖A‖₂
-    /// estimated by the largest |Ritz value| seen (the tolerance is relative to the largest
-    /// eigenvalue in magnitude, never to λ itself, so zero eigenvalues converge).
-    /// Default 1e-10; must lie in [1e-14, 0.1].
-    pub tol: f64,
-    /// Cap on restart cycles of the block Lanczos iteration (default 500). At the cap the
-    /// solver falls back to the dense solver when `n <= dense_fallback_max_n`, otherwise it
-    /// returns `Error::NotConverged`; it never loops forever.
-    pub max_iter: usize,
-    /// Seed of the random start block and of the random vectors that replace directions
-    /// lost to breakdown (`mkc_core::seed::rng`). Same seed, same result.
-    pub seed: u64,
-    /// Block size b of the block Lanczos iteration; `None` picks clamp(k, 16, 32)
-    /// (tuned on this 2-core machine: large enough for efficient matrix products, small
-    /// enough to keep the Krylov space growing in small steps).
-    pub block_size: Option<usize>,
-    /// Maximal basis size before a thick restart; `None` picks max(8b, 3k + 2b)
-    /// (a basis large enough that typical kernel spectra converge without a restart).
-    pub max_basis: Option<usize>,
-    /// Use the dense solver (faer `self_adjoint_eigen`) when n is at most this (default 256).
-    pub dense_below: usize,
-    /// Also use the dense solver when the basis would exceed this fraction of n
-    /// (default 0.3: for k a sizeable fraction of n a full decomposition is cheaper).
-    pub dense_fraction: f64,
-    /// Largest n for which non-convergence falls back to the dense solver (default 6000).
-    pub dense_fallback_max_n: usize,
-}
-
-impl Default for EigenOptions {
-    fn default() -> Self {
-        EigenOptions {
-            tol: 1e-10,
-            max_iter: 500,
-            seed: 0,
-            block_size: None,
-            max_basis: None,
-            dense_below: 256,
-            dense_fraction: 0.3,
-            dense_fallback_max_n: 6000,
-        }
+mkc_core::params! {
+    /// Options for [`top_k`](super::top_k) / [`bottom_k`](super::bottom_k) and the warm
+    /// variants. Builder methods have the field names: `EigenOptions::default().tol(1e-8)`.
+    pub struct EigenOptions {
+        /// Convergence: every returned pair satisfies ‖Av − λv‖₂ ≤ `tol` · ‖A‖₂, with ‖A‖₂
+        /// estimated by the largest |Ritz value| seen (the tolerance is relative to the largest
+        /// eigenvalue in magnitude, never to λ itself, so zero eigenvalues converge).
+        /// Default 1e-10; must lie in [1e-14, 0.1].
+        pub tol: f64 = 1e-10,
+        /// Cap on restart cycles of the block Lanczos iteration (default 500). At the cap the
+        /// solver falls back to the dense solver when `n <= dense_fallback_max_n`, otherwise it
+        /// returns `Error::NotConverged`; it never loops forever.
+        pub max_iter: usize = 500,
+        /// Seed of the random start block and of the random vectors that replace directions
+        /// lost to breakdown (`mkc_core::seed::rng`). Same seed, same result.
+        pub seed: u64 = 0,
+        /// Block size b of the block Lanczos iteration; `None` picks clamp(k, 16, 32)
+        /// (tuned on this 2-core machine: large enough for efficient matrix products, small
+        /// enough to keep the Krylov space growing in small steps).
+        pub block_size: Option<usize> = None,
+        /// Maximal basis size before a thick restart; `None` picks max(8b, 3k + 2b)
+        /// (a basis large enough that typical kernel spectra converge without a restart).
+        pub max_basis: Option<usize> = None,
+        /// Use the dense solver (faer `self_adjoint_eigen`) when n is at most this (default 256).
+        pub dense_below: usize = 256,
+        /// Also use the dense solver when the basis would exceed this fraction of n
+        /// (default 0.3: for k a sizeable fraction of n a full decomposition is cheaper).
+        pub dense_fraction: f64 = 0.3,
+        /// Largest n for which non-convergence falls back to the dense solver (default 6000).
+        pub dense_fallback_max_n: usize = 6000,
     }
+    /// The defaults listed on the fields.
+    new;
 }
-
-macro_rules! builder {
-    ($($name:ident : $t:ty),* $(,)?) => {
-        impl EigenOptions {
-            $(
-                #[doc = concat!("Sets `", stringify!($name), "`.")]
-                #[must_use]
-                pub fn $name(mut self, v: $t) -> Self {
-                    self.$name = v.into();
-                    self
-                }
-            )*
-        }
-    };
-}
-builder!(tol: f64, max_iter: usize, seed: u64, block_size: Option<usize>, max_basis: Option<usize>,
-    dense_below: usize, dense_fraction: f64, dense_fallback_max_n: usize);
 
 impl ParamGuard for EigenOptions {
     type Checked = EigenOptions;

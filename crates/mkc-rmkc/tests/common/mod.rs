@@ -82,3 +82,27 @@ pub fn assert_rejected<P: mkc_core::Clusterer>(
         }
     }
 }
+
+/// `IterSvr::fit_from` on `data` accepts the two-cluster labels `y` and rejects one label
+/// too few (`Shape`), a single cluster and a label outside {0, 1} (`InvalidInput`).
+pub fn assert_fit_from_checks_labels(
+    it: &mkc_rmkc::IterSvr,
+    data: &mkc_core::KernelSet<'_>,
+    y: &[usize],
+) {
+    use mkc_core::Error;
+    let n = y.len();
+    assert!(it.fit_from(data, y).is_ok());
+    assert!(matches!(
+        it.fit_from(data, &y[..n - 1]),
+        Err(Error::Shape { .. })
+    ));
+    let mut out_of_range = y.to_vec();
+    out_of_range[3] = 2;
+    for bad in [vec![1; n], out_of_range] {
+        assert!(matches!(
+            it.fit_from(data, &bad),
+            Err(Error::InvalidInput { .. })
+        ));
+    }
+}
