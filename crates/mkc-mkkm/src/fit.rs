@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use faer::Mat;
-use mkc_core::{Diagnostics, KernelWeights, WeightConstraint};
+use mkc_core::{Clustering, Diagnostics, KernelWeights, WeightConstraint};
 
 use crate::objective::EvalStats;
 use crate::preprocess::Prepared;
@@ -174,14 +174,15 @@ impl<X: MethodDiagnostics, E> KernelFit<X, E> {
     /// `constraint`, timings `"preprocess"` and the method's phase.
     pub fn relaxed(self, constraint: WeightConstraint) -> Relaxed<FamilyDiagnostics<X>> {
         let d = self.diagnostics;
+        let timings = shared_timings(d.preprocessing_time, X::PHASE, d.optimisation_time);
+        let converged = d.converged;
         Relaxed {
             h: self.h,
-            weights: KernelWeights::new(self.gamma, constraint),
-            objective: self.objective_trace,
-            iterations: self.iterations,
-            converged: d.converged,
-            timings: shared_timings(d.preprocessing_time, X::PHASE, d.optimisation_time),
-            diagnostics: d,
+            fit: Clustering::new(Vec::new(), 0, d)
+                .with_weights(KernelWeights::new(self.gamma, constraint))
+                .with_objective(self.objective_trace)
+                .with_iterations(self.iterations, converged)
+                .with_timings(timings),
         }
     }
 }
@@ -238,6 +239,22 @@ impl StopRule {
             RelativeTo::Current => value,
         };
         trace.len() >= self.from.max(2) && ((prev - value) / scale).abs() < self.tol
+    }
+}
+
+/// The unit tests' check of a minimising method's fit.
+#[cfg(test)]
+impl<X: MethodDiagnostics, E> KernelFit<X, E> {
+    /// The trace never rises (relative 1e-9), at least three iterations ran, and γ sums
+    /// to 1; `what` names the case in the messages.
+    pub(crate) fn assert_descends_on_simplex(&self, what: &str) {
+        let tr = &self.objective_trace;
+        assert!(self.largest_rise() <= 1e-9, "{what}: {tr:?}");
+        assert!(self.iterations >= 3, "{what}: {tr:?}");
+        assert!(
+            (self.gamma.iter().sum::<f64>() - 1.0).abs() < 1e-12,
+            "{what}"
+        );
     }
 }
 

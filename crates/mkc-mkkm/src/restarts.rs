@@ -7,9 +7,7 @@
 //! is overridden: `r` restarts cost one optimisation and `r` k-means.
 
 use faer::{Mat, MatRef};
-use mkc_core::{
-    check_n_clusters, Clustering, Diagnostics, Error, KernelSet, KernelWeights, Result, Timings,
-};
+use mkc_core::{check_n_clusters, Clustering, Diagnostics, Error, KernelSet, Result, Timings};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -21,29 +19,10 @@ use crate::preprocess::with_what;
 pub struct Relaxed<D> {
     /// The relaxed partition matrix H (n x k) the labels are computed from.
     pub h: Mat<f64>,
-    /// The kernel weights reported, with the constraint they satisfy.
-    pub weights: KernelWeights,
-    /// The objective trace.
-    pub objective: Vec<f64>,
-    /// Iterations made.
-    pub iterations: usize,
-    /// Whether the method's stopping rule held.
-    pub converged: bool,
-    /// Timings of the shared phases ([`shared_timings`]).
-    pub timings: Timings,
-    /// The method's diagnostics.
-    pub diagnostics: D,
-}
-
-impl<D: Diagnostics> Relaxed<D> {
-    /// The result with `labels`.
-    fn with_labels(&self, labels: Vec<usize>, n_clusters: usize) -> Clustering<D> {
-        Clustering::new(labels, n_clusters, self.diagnostics.clone())
-            .with_weights(self.weights.clone())
-            .with_objective(self.objective.clone())
-            .with_iterations(self.iterations, self.converged)
-            .with_timings(self.timings.clone())
-    }
+    /// The result without labels (none yet, zero clusters): the kernel weights with their
+    /// constraint, the objective trace, iterations, whether the stopping rule held, the
+    /// timings of the shared phases ([`shared_timings`]) and the method's diagnostics.
+    pub fit: Clustering<D>,
 }
 
 /// Timings of the shared phases: `"preprocess"` and the method's own phase.
@@ -81,7 +60,7 @@ pub fn seeded<D: Diagnostics>(
         .map(|&seed| {
             let t = Instant::now();
             let l = labels_from_h_with(relaxed.h.as_ref(), n_clusters, labels, seed)?;
-            let mut run = relaxed.with_labels(l, n_clusters);
+            let mut run = relaxed.fit.relabelled(l, n_clusters);
             let own = t.elapsed().as_secs_f64();
             run.timings.add("kmeans", own);
             run.timings.set_wall(share + own);

@@ -186,6 +186,20 @@ impl<D> Clustering<D> {
         self
     }
 
+    /// This result with `labels` for `n_clusters` clusters in place of its own: for methods
+    /// that compute everything but the labels once (weights, objective, …; a result
+    /// with no labels yet) and then label it once per seed.
+    pub fn relabelled(&self, labels: Vec<usize>, n_clusters: usize) -> Self
+    where
+        D: Clone,
+    {
+        Self {
+            labels,
+            n_clusters,
+            ..self.clone()
+        }
+    }
+
     /// The kernel weights as a slice, if learned.
     pub fn weights(&self) -> Option<&[f64]> {
         self.kernel_weights.as_ref().map(|w| w.values.as_slice())
