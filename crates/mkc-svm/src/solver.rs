@@ -21,56 +21,37 @@ use crate::state::State;
 use crate::working_set::{select, Selection};
 use mkc_core::{Error, ParamGuard, Result};
 
-/// Unchecked solver options (builder); [`ParamGuard::check`] gives an [`Smo`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct SmoParams {
-    pub(crate) tol: f64,
-    max_iter: Option<usize>,
-    pub(crate) shrinking: bool,
-    pub(crate) polish: bool,
-    pub(crate) warm_polish: bool,
-}
-
-impl Default for SmoParams {
-    fn default() -> Self {
-        Self {
-            tol: 1e-3,
-            max_iter: None,
-            shrinking: true,
-            polish: false,
-            warm_polish: false,
-        }
-    }
-}
-
-impl SmoParams {
-    /// Defaults: `tol = 1e-3`, `max_iter = max(10⁷, 100 n)` (libsvm's), shrinking on.
-    pub fn new() -> Self {
-        Self::default()
-    }
-    mkc_core::setters! {
+mkc_core::params! {
+    /// Unchecked solver options (builder); [`ParamGuard::check`] gives an [`Smo`].
+    pub struct SmoParams {
         /// Tolerance ε on the maximal KKT violation `m(α) − M(α)`.
-        tol: f64,
-    }
-    /// Iteration cap (one iteration = one pair update).
-    pub fn max_iter(mut self, max_iter: usize) -> Self {
-        self.max_iter = Some(max_iter);
-        self
-    }
-    mkc_core::setters! {
+        pub(crate) tol: f64 = 1e-3,
         /// Enable or disable shrinking (results agree within the tolerance either way).
-        shrinking: bool,
+        pub(crate) shrinking: bool = true,
         /// Enable or disable the [active-set polish](crate::polish) (default off: the
         /// iterates are then libsvm's). It pays off when many variables are free at the
         /// optimum and `Q` is ill-conditioned (large C, ε = 0 SVR): see the crate docs.
-        polish: bool,
+        pub(crate) polish: bool = false,
         /// Enable or disable the warm-start polish (default off): a warm start tries the
         /// [active-set polish](crate::polish) once, from its bound statuses, right after
         /// its second shrinking (see `Smo::run`). The solution meets the same KKT
         /// tolerance either way, usually to rounding with it; off by default because it
         /// moves the warm-started solves of RMKC, LG-MMC and iterSVR within the tolerance,
         /// and with them some quick-table cells.
-        warm_polish: bool,
+        pub(crate) warm_polish: bool = false,
+        ;
+        /// `None`: `max(10⁷, 100 n)` (libsvm's).
+        max_iter: Option<usize> = None,
+    }
+    /// Defaults: `tol = 1e-3`, `max_iter = max(10⁷, 100 n)` (libsvm's), shrinking on.
+    new;
+}
+
+impl SmoParams {
+    /// Iteration cap (one iteration = one pair update).
+    pub fn max_iter(mut self, max_iter: usize) -> Self {
+        self.max_iter = Some(max_iter);
+        self
     }
 }
 
