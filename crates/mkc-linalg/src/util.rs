@@ -18,22 +18,10 @@ pub(crate) fn col_mut<'a>(m: MatMut<'a, f64>, j: usize) -> Option<&'a mut [f64]>
         .map(|c| c.as_slice_mut())
 }
 
-/// The first non-finite entry of `m` (column-major order) as a typed error.
+/// The first non-finite entry of `m` (column-major order) as a typed error
+/// ([`mkc_core::validate::finite`]'s).
 pub(crate) fn first_non_finite(what: &str, m: MatRef<'_, f64>) -> Option<Error> {
-    for j in 0..m.ncols() {
-        for i in 0..m.nrows() {
-            let v = m[(i, j)];
-            if !v.is_finite() {
-                return Some(Error::NonFinite {
-                    what: what.into(),
-                    row: i,
-                    col: j,
-                    value: v,
-                });
-            }
-        }
-    }
-    None
+    mkc_core::validate::finite(what, m).err()
 }
 
 /// Number of columns per rayon task for an `nrows`-tall column loop (about 64k entries).
