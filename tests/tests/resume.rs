@@ -3,11 +3,10 @@
 
 mod common;
 
-use common::blobs::{self, CONFIG};
+use common::blobs::{self, md, CONFIG};
 use mkc_experiments::dataset::Unavailable;
 use mkc_experiments::resume::RecordIndex;
 use mkc_experiments::runner::Report;
-use mkc_experiments::table::{render, RenderOptions};
 use std::path::{Path, PathBuf};
 
 fn run(config: &str, records: &Path, index: Option<&RecordIndex>, recorded_only: bool) -> Report {
@@ -27,10 +26,6 @@ fn fresh(tag: &str) -> (PathBuf, PathBuf, Report, Vec<String>) {
     let (full, part) = (dir.join("full.jsonl"), dir.join("part.jsonl"));
     let report = run(CONFIG, &full, None, false);
     (dir, part, report, lines(&full))
-}
-
-fn md(r: &Report) -> String {
-    render(r, RenderOptions { timings: false })
 }
 
 #[test]

@@ -5,13 +5,10 @@
 
 mod common;
 
-use common::blobs::{self, CONFIG};
+use common::blobs::{self, md, CONFIG};
 use mkc_experiments::record::RunRecord;
 use mkc_experiments::resume::RecordIndex;
-use mkc_experiments::runner::{
-    dataset_recipes, job_records, list_jobs_with, prepare_dataset_with, Report,
-};
-use mkc_experiments::table::{render, RenderOptions};
+use mkc_experiments::runner::{dataset_recipes, job_records, list_jobs_with, prepare_dataset_with};
 use std::path::Path;
 
 /// `CONFIG` with a linear recipe `lin` and a KKM column that runs on it on row `two`
@@ -33,10 +30,6 @@ fn records(p: &Path) -> Vec<RunRecord> {
     text.lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
-}
-
-fn md(r: &Report) -> String {
-    render(r, RenderOptions { timings: false })
 }
 
 #[test]

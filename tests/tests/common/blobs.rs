@@ -6,6 +6,7 @@ use mkc_experiments::config::{parse_config, resolve};
 use mkc_experiments::dataset::{DataSource, RawData, RawFeatures};
 use mkc_experiments::resume::RecordIndex;
 use mkc_experiments::runner::{run_plan, Report, RunOptions};
+use mkc_experiments::table::{render, RenderOptions};
 use mkc_experiments::Plan;
 use std::path::Path;
 
@@ -104,4 +105,9 @@ pub fn run(
         },
     )
     .unwrap()
+}
+
+/// A report's tables as Markdown without timings (what two runs must agree on).
+pub fn md(r: &Report) -> String {
+    render(r, RenderOptions { timings: false })
 }
