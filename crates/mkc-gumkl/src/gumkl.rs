@@ -186,8 +186,8 @@ impl Gumkl {
     }
 }
 
-mkc_core::clusterer! {
-    Gumkl, "gumkl", GumklDiagnostics;
+deterministic_clusterer! {
+    Gumkl, GumklParams => "gumkl", GumklDiagnostics;
     /// Algorithm 1 on every kernel of the set (a multiple kernel method: kernels required,
     /// features unused), then the refinement when requested; the seed is ignored.
     ///
@@ -216,10 +216,4 @@ mkc_core::clusterer! {
             .with_iterations(iterations, converged)
             .with_timings(t))
     }
-    /// Deterministic: one fit, copied for every seed ([`mkc_core::seed_free_restarts`]).
-    fn fit_restarts(&self, data, n_clusters, seeds) {
-        mkc_core::seed_free_restarts(self, data, n_clusters, seeds)
-    }
 }
-
-mkc_core::clusterer_via_check!(GumklParams, "gumkl");

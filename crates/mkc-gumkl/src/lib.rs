@@ -60,6 +60,32 @@
 
 #![forbid(unsafe_code)]
 
+/// `impl Clusterer` for a deterministic method of this crate (GUMKL, MVKKM: the seed is
+/// ignored): the name, the diagnostics and `fit` as given; `fit_restarts` fits once and
+/// copies the result for every seed ([`mkc_core::seed_free_restarts`]); and the contract
+/// of the unchecked builder ([`mkc_core::clusterer_via_check!`]).
+macro_rules! deterministic_clusterer {
+    (
+        $ty:ty, $params:ty => $name:literal, $diag:ty;
+        $(#[$fm:meta])*
+        fn fit(&$s:ident, $data:ident, $k:ident, $seed:ident) $body:block
+    ) => {
+        mkc_core::clusterer! {
+            $ty, $name, $diag;
+            $(#[$fm])*
+            fn fit(&$s, $data, $k, $seed) $body
+            /// Deterministic: one fit, copied for every seed
+            /// ([`mkc_core::seed_free_restarts`]).
+            fn fit_restarts(&self, data, n_clusters, seeds) {
+                mkc_core::seed_free_restarts(self, data, n_clusters, seeds)
+            }
+        }
+
+        mkc_core::clusterer_via_check!($params, $name);
+    };
+}
+
+pub mod alternation;
 pub mod composite;
 pub mod gumkl;
 mod inner;

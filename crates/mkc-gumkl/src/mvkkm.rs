@@ -27,10 +27,10 @@ use mkc_core::{
 };
 use mkc_kmeans::GlobalKernelKMeansParams;
 
+use crate::alternation::{alternate, Settings};
 use crate::composite::{self, Composite};
 use crate::inner;
 use crate::params::{MvkkmInit, MvkkmParams};
-use crate::weights;
 
 /// Relative tolerance of each kernel k-means run (the authors' `Weighted_Kernel_K_Means`).
 pub const INNER_TOL: f64 = 1e-4;
@@ -106,8 +106,8 @@ impl Mvkkm {
     }
 }
 
-mkc_core::clusterer! {
-    Mvkkm, "mvkkm", MvkkmDiagnostics;
+deterministic_clusterer! {
+    Mvkkm, MvkkmParams => "mvkkm", MvkkmDiagnostics;
     /// MVKKM on every kernel of the set (a multiple kernel method: kernels required,
     /// features unused); the seed is ignored.
     ///
@@ -119,66 +119,37 @@ mkc_core::clusterer! {
     fn fit(&self, data, n_clusters, _seed) {
         let (kernels, mut comp) = Composite::for_set(data, "MVKKM", n_clusters)?;
         let (m, outer) = (n_clusters, &self.p.outer);
-        let p = outer.p;
         let mut t = Timings::default();
-        let mut w = vec![1.0 / kernels.len() as f64; kernels.len()];
         let init_labels = t.time("init", || self.initial_labels(kernels, &mut comp, m))?;
-
+        let settings = Settings {
+            p: outer.p,
+            tol: outer.tol,
+            max_iter: outer.max_iter,
+            weight_floor: self.p.weight_floor,
+        };
+        let uniform = vec![1.0 / kernels.len() as f64; kernels.len()];
         let mut labels = init_labels.clone();
-        let mut weights_trace = vec![w.clone()];
-        let mut trace: Vec<f64> = Vec::new();
-        let mut view_objectives = Vec::new();
-        let mut converged = false;
-        for _ in 0..outer.max_iter {
-            t.time("composite", || comp.update(kernels, &w, p))?;
+        let a = alternate(kernels, &mut comp, &settings, &mut t, uniform, |kernel, t| {
             labels = t
                 .time("kmeans", || {
-                    inner::kernel_kmeans_from(
-                        comp.kernel(),
-                        &labels,
-                        m,
-                        outer.inner_max_iter,
-                        INNER_TOL,
-                    )
+                    inner::kernel_kmeans_from(kernel, &labels, m, outer.inner_max_iter, INNER_TOL)
                 })?
                 .labels;
-            view_objectives = t.time("weights", || {
-                composite::mean_view_objectives(kernels, &labels, m)
-            })?;
-            let obj = weights::weighted_objective(&w, &view_objectives, p);
-            let prev = trace.last().copied();
-            trace.push(obj);
-            if p == f64::INFINITY || outer.settled(prev, obj) {
-                converged = true;
-                break;
-            }
             t.time("weights", || {
-                weights::optimal_weights(&view_objectives, p, &mut w)?;
-                weights::prune_small(&mut w, self.p.weight_floor);
-                Ok::<(), Error>(())
-            })?;
-            weights_trace.push(w.clone());
-        }
-        // When max_iter is hit right after a weight update, report the weights that produced
-        // `labels`, not the unused update.
-        let w = weights::weights_in_use(&mut weights_trace, trace.len(), w);
-        let iterations = trace.len();
+                composite::mean_view_objectives(kernels, &labels, m)
+            })
+        })?;
+        let (iterations, converged) = (a.objective.len(), a.converged);
         let diag = MvkkmDiagnostics {
             init_labels,
-            view_objectives,
-            weights_trace,
+            view_objectives: a.view_objectives,
+            weights_trace: a.weights_trace,
             converged,
         };
         Ok(Clustering::new(labels, n_clusters, diag)
-            .with_weights(KernelWeights::new(w, WeightConstraint::Simplex))
-            .with_objective(trace)
+            .with_weights(KernelWeights::new(a.weights, WeightConstraint::Simplex))
+            .with_objective(a.objective)
             .with_iterations(iterations, converged)
             .with_timings(t))
     }
-    /// Deterministic: one fit, copied for every seed ([`mkc_core::seed_free_restarts`]).
-    fn fit_restarts(&self, data, n_clusters, seeds) {
-        mkc_core::seed_free_restarts(self, data, n_clusters, seeds)
-    }
 }
-
-mkc_core::clusterer_via_check!(MvkkmParams, "mvkkm");

@@ -81,7 +81,7 @@ impl Outer {
 
     /// Whether the outer loop stops at `obj` after `prev`: relative change at most `tol`.
     pub(crate) fn settled(&self, prev: Option<f64>, obj: f64) -> bool {
-        prev.is_some_and(|prev| (obj - prev).abs() <= self.tol * prev.abs())
+        crate::alternation::settled(self.tol, prev, obj)
     }
 }
 

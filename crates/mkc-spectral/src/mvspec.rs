@@ -31,7 +31,7 @@
 
 use faer::{Mat, MatRef};
 use mkc_core::{Error, KernelSet, KernelWeights, Result, Timings, WeightConstraint};
-use mkc_gumkl::weights;
+use mkc_gumkl::alternation::{alternate, Settings};
 
 use crate::embedding::{uniform_start, Embedded, WithInertia};
 use crate::params::MvspecParams;
@@ -110,50 +110,37 @@ impl Mvspec {
         data: &KernelSet<'_>,
         k: usize,
     ) -> Result<Embedded<MvspecDiagnostics>> {
-        let (kernels, mut comp, mut w) = uniform_start(data, "MVSpec", k, 1)?;
-        let p = self.p.p;
+        let (kernels, mut comp, w) = uniform_start(data, "MVSpec", k, 1)?;
         let mut t = Timings::default();
-        let mut weights_trace = vec![w.clone()];
-        let (mut trace, mut d) = (Vec::<f64>::new(), Vec::new());
+        let settings = Settings {
+            p: self.p.p,
+            tol: self.p.tol,
+            max_iter: self.p.max_iter,
+            weight_floor: self.p.weight_floor,
+        };
         let mut y: Option<Mat<f64>> = None;
-        let mut converged = false;
-        for _ in 0..self.p.max_iter {
-            t.time("composite", || comp.update(kernels, &w, p))?;
+        let a = alternate(kernels, &mut comp, &settings, &mut t, w, |kernel, t| {
             let pairs = t.time("eigensolve", || match &y {
-                Some(y) => mkc_linalg::eigen::top_k_warm(comp.kernel(), y.as_ref(), &self.p.eigen),
-                None => mkc_linalg::eigen::top_k(comp.kernel(), k, &self.p.eigen),
+                Some(y) => mkc_linalg::eigen::top_k_warm(kernel, y.as_ref(), &self.p.eigen),
+                None => mkc_linalg::eigen::top_k(kernel, k, &self.p.eigen),
             })?;
-            d = t.time("weights", || {
+            let d = t.time("weights", || {
                 view_objectives(kernels, pairs.vectors.as_ref())
             })?;
             y = Some(pairs.vectors);
-            let obj = weights::weighted_objective(&w, &d, p);
-            let prev = trace.last().copied();
-            trace.push(obj);
-            if p == f64::INFINITY || prev.is_some_and(|o| (o - obj).abs() <= self.p.tol * o.abs()) {
-                converged = true;
-                break;
-            }
-            t.time("weights", || {
-                weights::optimal_weights(&d, p, &mut w)?;
-                weights::prune_small(&mut w, self.p.weight_floor);
-                Ok::<(), Error>(())
-            })?;
-            weights_trace.push(w.clone());
-        }
-        // The last update is unused when the cap is hit: report the weights behind Y.
-        let w = weights::weights_in_use(&mut weights_trace, trace.len(), w);
-        let iterations = trace.len();
+            Ok(d)
+        })?;
+        let (iterations, converged) = (a.objective.len(), a.converged);
         Ok(Embedded {
             vectors: y.unwrap_or_else(|| Mat::zeros(data.n(), k)),
-            weights: KernelWeights::new(w, WeightConstraint::Simplex),
-            objective: trace,
+            weights: KernelWeights::new(a.weights, WeightConstraint::Simplex),
+            objective: a.objective,
             iterations,
             converged,
             timings: t,
             diagnostics: MvspecDiagnostics {
-                view_objectives: d,
-                weights_trace,
+                view_objectives: a.view_objectives,
+                weights_trace: a.weights_trace,
                 converged,
                 inertia: f64::NAN,
             },
