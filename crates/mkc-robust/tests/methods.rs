@@ -2,7 +2,7 @@
 //! typed errors.
 
 use faer::Mat;
-use mkc_core::testing::with_threads;
+use mkc_core::testing::{spoiled_kernels, variant, with_threads};
 use mkc_core::{seed, Error};
 use mkc_robust::prelude::*;
 use rand::Rng;
@@ -200,26 +200,17 @@ fn bad_parameters_are_named() {
 fn bad_data_is_a_typed_error() {
     let (_, ks) = three_groups(12, 5);
     let data = KernelSet::new(&ks).unwrap();
-    for k in [0, 13] {
-        named(
-            RkkmParams::new().fit(&data, k, 0).unwrap_err(),
-            "n_clusters",
-        );
-        named(
-            RmkkmParams::new().fit(&data, k, 0).unwrap_err(),
-            "n_clusters",
-        );
-    }
     let x = Mat::from_fn(12, 2, |i, j| (i + j) as f64);
     let features = KernelSet::from_features(x.as_ref()).unwrap();
-    assert!(matches!(
-        RkkmParams::new().fit(&features, 2, 0),
-        Err(Error::InvalidInput { .. })
-    ));
-    assert!(matches!(
-        RmkkmParams::new().fit(&features, 2, 0),
-        Err(Error::InvalidInput { .. })
-    ));
+    let methods: [Box<dyn DynClusterer>; 2] =
+        [Box::new(RkkmParams::new()), Box::new(RmkkmParams::new())];
+    for m in &methods {
+        for k in [0, 13] {
+            named(m.fit_dyn(&data, k, 0).unwrap_err(), "n_clusters");
+        }
+        let e = m.fit_dyn(&features, 2, 0).unwrap_err();
+        assert_eq!(variant(&e), "InvalidInput", "{}: {e}", m.name());
+    }
     let short = RkkmParams::new().init(RkkmInit::Labels(vec![0; 5]));
     assert!(short.fit(&data, 2, 0).is_err());
     let out = RkkmParams::new().init(RkkmInit::Labels(vec![3; 12]));
@@ -227,11 +218,8 @@ fn bad_data_is_a_typed_error() {
         out.fit(&data, 2, 0),
         Err(Error::InvalidInput { .. })
     ));
-    let mut nan = ks[0].clone();
-    nan[(1, 2)] = f64::NAN;
-    nan[(2, 1)] = f64::NAN;
-    assert!(matches!(
-        KernelSet::from_refs(vec![nan.as_ref()]),
-        Err(Error::NonFinite { .. })
-    ));
+    for (bad, want) in spoiled_kernels(&ks[0]) {
+        let e = KernelSet::from_refs(vec![bad.as_ref()]).unwrap_err();
+        assert_eq!(variant(&e), want, "{e}");
+    }
 }

@@ -5,6 +5,7 @@
 use super::views;
 use faer::Mat;
 use mkc_core::prelude::*;
+use mkc_core::testing::{spoiled_kernels, variant};
 use mkc_core::DiagnosticList;
 use mkc_metrics::{nmi, NmiNorm};
 
@@ -114,21 +115,12 @@ pub fn bad_inputs_are_typed_errors(make: Make) {
         m.fit_dyn(&features, 2, 0),
         Err(Error::InvalidInput { .. })
     ));
-    // The kernel set rejects bad kernels before any method sees them.
-    let mut nan = ks[1].clone();
-    nan[(3, 4)] = f64::NAN;
-    nan[(4, 3)] = f64::NAN;
-    let asym = Mat::from_fn(10, 10, |i, j| (i * 10 + j) as f64);
-    let small = Mat::<f64>::identity(9, 9);
-    for (bad, what) in [(nan, "NaN"), (asym, "non-symmetric"), (small, "9 x 9")] {
+    // The kernel set rejects bad kernels (NaN, asymmetric, 9 x 9 beside 10 x 10) before
+    // any method sees them.
+    let small = (Mat::<f64>::identity(9, 9), "Shape");
+    for (bad, want) in spoiled_kernels(&ks[1]).into_iter().chain([small]) {
         let e = KernelSet::new(&[ks[0].clone(), bad]).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                Error::NonFinite { .. } | Error::NotSymmetric { .. } | Error::Shape { .. }
-            ),
-            "{what}: {e}"
-        );
+        assert_eq!(variant(&e), want, "{e}");
     }
     // A bad exponent is rejected before the data is looked at.
     assert!(matches!(
