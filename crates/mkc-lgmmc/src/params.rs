@@ -3,17 +3,20 @@
 use crate::features::FeatureRank;
 use mkc_core::{validate, Error, Result};
 
-/// How the class balance β of the label set `B = {ŷ ∈ {±1}ⁿ : −β ≤ 1ᵀŷ ≤ β}` is given.
+/// How the class balance β of the label set `B = {ŷ ∈ {±1}ⁿ : −β ≤ 1ᵀŷ ≤ β}` is given;
+/// also the balance ℓ of GMMC and CPMMC (`mkc-mmc`) and of RMKC and iterSVR (`mkc-rmkc`,
+/// `−ℓ ≤ Σ y_i ≤ ℓ`, eq. 4 of Tzortzis & Likas), which check it their own way.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Balance {
     /// β as an absolute number of samples.
     Absolute(f64),
-    /// β = fraction · n (the paper, Section 4.1: 0.03 n for balanced data, 0.3 n otherwise).
+    /// β = fraction · n (LG-MMC, Section 4.1: 0.03 n for balanced data, 0.3 n otherwise;
+    /// RMKC: 0.5 N, Corel 0.2 N).
     Fraction(f64),
 }
 
 impl Balance {
-    /// β for n samples.
+    /// β (or ℓ) for n samples.
     pub fn beta(self, n: usize) -> f64 {
         match self {
             Balance::Absolute(b) => b,

@@ -39,37 +39,12 @@ impl Norm {
     }
 }
 
-/// The cluster balance bound ℓ of eq. (4): `−ℓ ≤ Σ y_i ≤ ℓ`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Balance {
-    /// ℓ = f · N (the paper: f = 0.5; Corel f = 0.2).
-    Fraction(f64),
-    /// ℓ given directly.
-    Absolute(f64),
-}
-
-impl Balance {
-    /// ℓ for N points.
-    pub fn bound(self, n: usize) -> f64 {
-        match self {
-            Balance::Fraction(f) => f * n as f64,
-            Balance::Absolute(l) => l,
-        }
-    }
-}
+/// The cluster balance bound ℓ of eq. (4), `−ℓ ≤ Σ y_i ≤ ℓ`: LG-MMC's balance type
+/// (`Balance::Fraction(f)`: ℓ = f · N, the paper's f = 0.5, Corel 0.2;
+/// `Balance::Absolute(ℓ)`), checked here as RMKC's (finite and ≥ 0, any fraction).
+pub use mkc_lgmmc::Balance;
 
 mkc_core::param_words!(Norm { "none" => Norm::None, "1" => Norm::L1, "2" => Norm::L2 });
-
-/// A configuration gives ℓ as the fraction f of N ([`Balance::Fraction`]); an absolute ℓ
-/// shows as its number.
-impl mkc_core::params::ParamType for Balance {
-    const KIND: mkc_core::params::ValueKind = mkc_core::params::ValueKind::Float;
-    fn to_text(&self) -> String {
-        match *self {
-            Balance::Fraction(x) | Balance::Absolute(x) => mkc_core::params::float_text(x),
-        }
-    }
-}
 
 mkc_core::params! {
     /// Unchecked RMKC hyperparameters (builder): `RmkcParams::new().c(10.0).norm(Norm::L2)`.
@@ -167,7 +142,7 @@ impl Rmkc {
     /// ℓ for N points, checked: finite, ≥ 0, and admitting a labelling with both
     /// clusters non-empty (|Σy| ≡ N mod 2, so an odd N needs ℓ ≥ 1).
     pub fn balance_bound(&self, n: usize) -> Result<f64> {
-        let l = self.balance.bound(n);
+        let l = self.balance.beta(n);
         if !(l.is_finite() && l >= 0.0) {
             return Err(Error::param(
                 "balance",

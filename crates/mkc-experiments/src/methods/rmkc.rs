@@ -5,18 +5,11 @@
 //! the solve counts (`init_solves`, `theta_solves`, `label_solves`) and the final J and E
 //! as diagnostics, and the seconds of the phases `init`, `theta` and `labels`.
 
-use crate::params::{FromParam, ParamSet};
-use mkc_core::Result;
-use mkc_rmkc::{Balance, Norm, RmkcParams};
+use mkc_rmkc::{Norm, RmkcParams};
 
 by_word!(Norm);
 
-/// `balance` is ℓ as a fraction of N.
-impl FromParam for Balance {
-    fn from_param(set: &ParamSet, name: &str) -> Result<Self> {
-        Ok(Balance::Fraction(set.f64(name)?))
-    }
-}
+// `balance` is ℓ as a fraction of N: `mkc_rmkc::Balance` is LG-MMC's, read as in `lgmmc.rs`.
 
 adapter! {
     /// RMKC.
