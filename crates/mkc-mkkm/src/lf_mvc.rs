@@ -72,16 +72,6 @@ crate::family_params! {
     }
 }
 
-/// Checked LF-MVC parameters; fits through [`mkc_core::Clusterer`] (registry name
-/// `"lf-mvc"`): base partitions of every kernel of the set (preprocessed first), the
-/// alignment maximisation, then k-means with the seed on the row-normalised H.
-/// Weights: β of unit ℓ2 norm. Objective: the alignment after each iteration
-/// (maximised; non-decreasing unless `accumulate`). Restarts compute H once.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LfMvc {
-    pub(crate) params: LfMvcParams,
-}
-
 /// Diagnostics of an LF-MVC run: `converged` (the relative change fell below `tol`
 /// before `max_iter`), the top-k eigensolves (m base partitions and the average
 /// kernel's) and their time, β at the start and after every iteration
@@ -185,7 +175,14 @@ fn alignment(
     fused + lambda * inner(h, h0)
 }
 
-crate::engine_entry!(LfMvc, LfMvcParams => LfMvcFit);
+crate::engine_entry! {
+    /// Checked LF-MVC parameters; fits through [`mkc_core::Clusterer`] (registry name
+    /// `"lf-mvc"`): base partitions of every kernel of the set (preprocessed first), the
+    /// alignment maximisation, then k-means with the seed on the row-normalised H.
+    /// Weights: β of unit ℓ2 norm. Objective: the alignment after each iteration
+    /// (maximised; non-decreasing unless `accumulate`). Restarts compute H once.
+    pub struct LfMvc(LfMvcParams) => LfMvcFit
+}
 
 impl LfMvc {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<LfMvcFit> {

@@ -19,16 +19,6 @@ use crate::alternation::Alternation;
 use crate::fit::{FamilyDiagnostics, KernelFit, StopRule};
 use crate::params::MkkmParams;
 
-/// Checked MKKM parameters; fits through [`mkc_core::Clusterer`] (registry name
-/// `"mkkm"`): the alternation on every kernel of the set (preprocessed first), then
-/// k-means with the seed on the row-normalised H. Weights: γ on the simplex (combined
-/// kernel `Σ_p γ_p² K_p`). Objective: eq. (1) after each alternation, minimised.
-/// Restarts compute γ and H once.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Mkkm {
-    pub(crate) params: MkkmParams,
-}
-
 /// Diagnostics of an MKKM run: `converged` (the relative change fell below `tol` before
 /// `max_iter`), the eigensolves, γ at the start and after each alternation
 /// (`weight_trace`) and the times. Entries: `converged` (0 or 1).
@@ -59,7 +49,14 @@ pub fn closed_form_weights(b: &[f64], traces: &[f64]) -> Vec<f64> {
     inv.iter().map(|v| v / s).collect()
 }
 
-crate::engine_entry!(Mkkm, MkkmParams => MkkmFit);
+crate::engine_entry! {
+    /// Checked MKKM parameters; fits through [`mkc_core::Clusterer`] (registry name
+    /// `"mkkm"`): the alternation on every kernel of the set (preprocessed first), then
+    /// k-means with the seed on the row-normalised H. Weights: γ on the simplex (combined
+    /// kernel `Σ_p γ_p² K_p`). Objective: eq. (1) after each alternation, minimised.
+    /// Restarts compute γ and H once.
+    pub struct Mkkm(MkkmParams) => MkkmFit
+}
 
 impl Mkkm {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<MkkmFit> {

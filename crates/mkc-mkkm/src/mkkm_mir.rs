@@ -23,16 +23,6 @@ use crate::fit::{FamilyDiagnostics, KernelFit, StopRule};
 use crate::params::MkkmMirParams;
 use crate::simplex_qp::regularised_update;
 
-/// Checked MKKM-MiR parameters; fits through [`mkc_core::Clusterer`] (registry name
-/// `"mkkm-mir"`): the alternation on every kernel of the set (preprocessed first), then
-/// k-means with the seed on the row-normalised H. Weights: γ on the simplex (combined
-/// kernel `Σ_p γ_p² K_p`). Objective: the authors' `calObj` per iteration (module
-/// docs), minimised. Restarts compute γ and H once.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MkkmMir {
-    pub(crate) params: MkkmMirParams,
-}
-
 /// Diagnostics of an MKKM-MiR run: `converged` (the relative change fell below `tol`
 /// before `max_iter`), the eigensolves, γ at the start and after every QP
 /// (`weight_trace`) and the times. Entries: `converged` (0 or 1).
@@ -59,7 +49,14 @@ pub fn regularisation_matrix(kernels: &[MatRef<'_, f64>]) -> Result<Mat<f64>> {
     Ok(out)
 }
 
-crate::engine_entry!(MkkmMir, MkkmMirParams => MkkmMirFit);
+crate::engine_entry! {
+    /// Checked MKKM-MiR parameters; fits through [`mkc_core::Clusterer`] (registry name
+    /// `"mkkm-mir"`): the alternation on every kernel of the set (preprocessed first), then
+    /// k-means with the seed on the row-normalised H. Weights: γ on the simplex (combined
+    /// kernel `Σ_p γ_p² K_p`). Objective: the authors' `calObj` per iteration (module
+    /// docs), minimised. Restarts compute γ and H once.
+    pub struct MkkmMir(MkkmMirParams) => MkkmMirFit
+}
 
 impl MkkmMir {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<MkkmMirFit> {

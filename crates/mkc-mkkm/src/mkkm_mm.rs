@@ -51,16 +51,6 @@ crate::family_params! {
     check(&self) { check_stopping(self.tol, self.max_iter) }
 }
 
-/// Checked MKKM-MM parameters; fits through [`mkc_core::Clusterer`] (registry name
-/// `"mkkm-mm"`): the alternation on every kernel of the set (preprocessed first), then
-/// k-means with the seed on the row-normalised H. Weights: θ of unit ℓ2 norm (kernel
-/// `Σ_p θ_p K_p`). Objective: `tr(W_θ (I − HHᵀ))` per H step (module docs; not
-/// monotone). Restarts compute θ and H once.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MkkmMm {
-    pub(crate) params: MkkmMmParams,
-}
-
 /// MKKM-MM's own diagnostics: `‖θ_new − θ_old‖₂` of every update.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
@@ -90,7 +80,14 @@ pub fn l2_weights(a: &[f64]) -> Option<Vec<f64>> {
     (norm > 0.0 && norm.is_finite()).then(|| clipped.iter().map(|v| v / norm).collect())
 }
 
-crate::engine_entry!(MkkmMm, MkkmMmParams => MkkmMmFit);
+crate::engine_entry! {
+    /// Checked MKKM-MM parameters; fits through [`mkc_core::Clusterer`] (registry name
+    /// `"mkkm-mm"`): the alternation on every kernel of the set (preprocessed first), then
+    /// k-means with the seed on the row-normalised H. Weights: θ of unit ℓ2 norm (kernel
+    /// `Σ_p θ_p K_p`). Objective: `tr(W_θ (I − HHᵀ))` per H step (module docs; not
+    /// monotone). Restarts compute θ and H once.
+    pub struct MkkmMm(MkkmMmParams) => MkkmMmFit
+}
 
 impl MkkmMm {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<MkkmMmFit> {

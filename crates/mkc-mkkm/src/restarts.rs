@@ -163,9 +163,26 @@ macro_rules! clusterer_by_relaxation {
 /// preprocessing times on the fit's diagnostics; and `fit_kernels` on the unchecked
 /// parameters (checked first, as `Clusterer::fit` does), unless the first token is
 /// `@checked` (for a second method on the same parameters, as KAMM-R on SimpleMKKM's).
-/// Doc lines given after `;` are added to the checked `fit_kernels`'s.
+/// Doc lines given after `;` are added to the checked `fit_kernels`'s. Written
+/// `engine_entry! { /// doc  pub struct X(XParams) => XFit }`, it also declares the
+/// checked type `X { params: XParams }` (`Clone, Debug, PartialEq`) with that doc.
 #[macro_export]
 macro_rules! engine_entry {
+    (@checked $(#[$m:meta])* pub struct $ty:ident($params:ty) => $fit:ty $(; $(#[$doc:meta])*)?) => {
+        $crate::engine_entry!(@struct $(#[$m])* $ty($params));
+        $crate::engine_entry!(@checked $ty, $params => $fit $(; $(#[$doc])*)?);
+    };
+    ($(#[$m:meta])* pub struct $ty:ident($params:ty) => $fit:ty $(; $(#[$doc:meta])*)?) => {
+        $crate::engine_entry!(@struct $(#[$m])* $ty($params));
+        $crate::engine_entry!($ty, $params => $fit $(; $(#[$doc])*)?);
+    };
+    (@struct $(#[$m:meta])* $ty:ident($params:ty)) => {
+        $(#[$m])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $ty {
+            pub(crate) params: $params,
+        }
+    };
     (@checked $ty:ty, $params:ty => $fit:ty $(; $(#[$doc:meta])*)?) => {
         impl $ty {
             /// The parameters.

@@ -16,16 +16,6 @@ use mkc_mkkm::fit::{FamilyDiagnostics, KernelFit, MethodDiagnostics};
 use crate::objective::Objective;
 use crate::params::AvgParams;
 
-/// Checked Avg-KKM parameters; fits through [`mkc_core::Clusterer`] (registry name
-/// `"avg-kkm-spectral"`): the top-k eigenvectors H of the average of the set's kernels
-/// (each preprocessed first), then k-means with the seed on the row-normalised H.
-/// Weights: the uniform `1/m` (on the simplex). Objective: one value, `tr(Hᵀ K H)`
-/// (maximised by H); no iterations. Restarts compute H once.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AvgKkm {
-    pub(crate) params: AvgParams,
-}
-
 /// Avg-KKM has no diagnostics of its own: it lists no entries (the experiments' run
 /// records hold none for this method), and its phase in the timings is
 /// `"eigensolve"`.
@@ -50,7 +40,14 @@ pub type AvgKkmDiagnostics = FamilyDiagnostics<OneEigensolve>;
 /// eigenvalues, descending.
 pub type AvgFit = KernelFit<OneEigensolve, Vec<f64>>;
 
-mkc_mkkm::engine_entry!(AvgKkm, AvgParams => AvgFit);
+mkc_mkkm::engine_entry! {
+    /// Checked Avg-KKM parameters; fits through [`mkc_core::Clusterer`] (registry name
+    /// `"avg-kkm-spectral"`): the top-k eigenvectors H of the average of the set's kernels
+    /// (each preprocessed first), then k-means with the seed on the row-normalised H.
+    /// Weights: the uniform `1/m` (on the simplex). Objective: one value, `tr(Hᵀ K H)`
+    /// (maximised by H); no iterations. Restarts compute H once.
+    pub struct AvgKkm(AvgParams) => AvgFit
+}
 
 impl AvgKkm {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<AvgFit> {

@@ -65,16 +65,6 @@ impl KammRParams {
     }
 }
 
-/// Checked KAMM-R parameters; fits through [`mkc_core::Clusterer`] (registry name
-/// `"kamm-r"`). Weights: γ on the simplex, combined kernel `Σ_p γ_p² K_p`. Objective:
-/// J(γ) at γ = 1/m and after every update (non-decreasing). The fit's result types are
-/// SimpleMKKM's ([`SimpleMkkmFit`], [`SimpleMkkmDiagnostics`](crate::SimpleMkkmDiagnostics);
-/// its `kkt_residual` is that of the maximisation). Restarts optimise once.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KammR {
-    pub(crate) params: SimpleMkkmParams,
-}
-
 impl ParamGuard for KammRParams {
     type Checked = KammR;
     fn check(&self) -> Result<KammR> {
@@ -85,7 +75,15 @@ impl ParamGuard for KammRParams {
     }
 }
 
-mkc_mkkm::engine_entry!(@checked KammR, SimpleMkkmParams => SimpleMkkmFit);
+mkc_mkkm::engine_entry! {
+    @checked
+    /// Checked KAMM-R parameters; fits through [`mkc_core::Clusterer`] (registry name
+    /// `"kamm-r"`). Weights: γ on the simplex, combined kernel `Σ_p γ_p² K_p`. Objective:
+    /// J(γ) at γ = 1/m and after every update (non-decreasing). The fit's result types are
+    /// SimpleMKKM's ([`SimpleMkkmFit`], [`SimpleMkkmDiagnostics`](crate::SimpleMkkmDiagnostics);
+    /// its `kkt_residual` is that of the maximisation). Restarts optimise once.
+    pub struct KammR(SimpleMkkmParams) => SimpleMkkmFit
+}
 
 impl KammR {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<SimpleMkkmFit> {
@@ -115,14 +113,6 @@ mkc_mkkm::family_params! {
     check(&self) { check_stopping(self.tol, self.max_iter) }
 }
 
-/// Checked KAMM-A parameters; fits through [`mkc_core::Clusterer`] (registry name
-/// `"kamm-a"`). Weights: γ on the simplex (combined kernel `Σ_p γ_p² K_p`). Objective:
-/// J(γ_t) per iteration (not monotone). Restarts optimise once.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KammA {
-    params: KammAParams,
-}
-
 /// KAMM-A lists its eigensolves beside `converged` in the run records; it has no
 /// diagnostics of its own.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -147,7 +137,12 @@ pub type KammADiagnostics = FamilyDiagnostics<Alternated>;
 /// the last update) and J(γ_t) at every iteration.
 pub type KammAFit = KernelFit<Alternated>;
 
-mkc_mkkm::engine_entry!(KammA, KammAParams => KammAFit);
+mkc_mkkm::engine_entry! {
+    /// Checked KAMM-A parameters; fits through [`mkc_core::Clusterer`] (registry name
+    /// `"kamm-a"`). Weights: γ on the simplex (combined kernel `Σ_p γ_p² K_p`). Objective:
+    /// J(γ_t) per iteration (not monotone). Restarts optimise once.
+    pub struct KammA(KammAParams) => KammAFit
+}
 
 impl KammA {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<KammAFit> {

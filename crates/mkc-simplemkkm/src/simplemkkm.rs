@@ -26,19 +26,6 @@ use crate::update::{update, Iterate, Sense};
 /// (the authors' `goldensearchmax`).
 pub const MIN_DELTA_MAX: f64 = 1e-8;
 
-/// Checked SimpleMKKM parameters (from [`SimpleMkkmParams`] through
-/// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through
-/// [`mkc_core::Clusterer`] (registry name `"simplemkkm"`): Algorithm 1 on every kernel
-/// of the set (preprocessed first, see [`SimpleMkkmParams::preprocessing`]), then
-/// k-means with the seed on the row-normalised H. Weights: γ on the simplex
-/// ([`mkc_core::WeightConstraint::Simplex`]); the combined kernel is `Σ_p γ_p² K_p`.
-/// Objective: J(γ) of eq. (6), minimised, at γ = 1/m and after every update. Restarts
-/// optimise γ and H once and run only the k-means per seed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SimpleMkkm {
-    pub(crate) params: SimpleMkkmParams,
-}
-
 /// SimpleMKKM's own diagnostics (beside the family's counts and times in
 /// [`SimpleMkkmDiagnostics`]): the oracle's work, the line searches and the optimality
 /// at the returned γ.
@@ -129,7 +116,15 @@ pub type SimpleMkkmDiagnostics = FamilyDiagnostics<DescentStats>;
 pub type SimpleMkkmFit = KernelFit<DescentStats, Vec<f64>>;
 
 mkc_mkkm::engine_entry! {
-    SimpleMkkm, SimpleMkkmParams => SimpleMkkmFit;
+    /// Checked SimpleMKKM parameters (from [`SimpleMkkmParams`] through
+    /// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through
+    /// [`mkc_core::Clusterer`] (registry name `"simplemkkm"`): Algorithm 1 on every kernel
+    /// of the set (preprocessed first, see [`SimpleMkkmParams::preprocessing`]), then
+    /// k-means with the seed on the row-normalised H. Weights: γ on the simplex
+    /// ([`mkc_core::WeightConstraint::Simplex`]); the combined kernel is `Σ_p γ_p² K_p`.
+    /// Objective: J(γ) of eq. (6), minimised, at γ = 1/m and after every update. Restarts
+    /// optimise γ and H once and run only the k-means per seed.
+    pub struct SimpleMkkm(SimpleMkkmParams) => SimpleMkkmFit;
     ///
     /// Algorithm 1; labels from it are
     /// [`labels_from_h_with`](crate::labels_from_h_with)`(h, n_clusters, &params.labels, seed)`.

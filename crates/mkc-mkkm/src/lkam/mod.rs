@@ -48,17 +48,6 @@ use crate::simplex_qp::regularised_update;
 
 pub use params::LkamParams;
 
-/// Checked LKAM parameters (from [`LkamParams`] through
-/// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through
-/// [`mkc_core::Clusterer`] (registry name `"lkam"`): the alternation on every kernel of
-/// the set (preprocessed first), then k-means with the seed on the row-normalised H.
-/// Weights: γ on the simplex (combined kernel `Σ_p γ_p² K_p`). Objective: the authors'
-/// `callocalObj` per iteration (module docs), minimised. Restarts optimise once.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Lkam {
-    pub(crate) params: LkamParams,
-}
-
 /// LKAM's own diagnostics: its neighbourhoods.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
@@ -94,7 +83,15 @@ pub type LkamDiagnostics = FamilyDiagnostics<LocalAlignment>;
 /// (non-increasing), and in `extra` the local regulariser HE (m x m).
 pub type LkamFit = KernelFit<LocalAlignment, Mat<f64>>;
 
-crate::engine_entry!(Lkam, LkamParams => LkamFit);
+crate::engine_entry! {
+    /// Checked LKAM parameters (from [`LkamParams`] through
+    /// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through
+    /// [`mkc_core::Clusterer`] (registry name `"lkam"`): the alternation on every kernel of
+    /// the set (preprocessed first), then k-means with the seed on the row-normalised H.
+    /// Weights: γ on the simplex (combined kernel `Σ_p γ_p² K_p`). Objective: the authors'
+    /// `callocalObj` per iteration (module docs), minimised. Restarts optimise once.
+    pub struct Lkam(LkamParams) => LkamFit
+}
 
 impl Lkam {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<LkamFit> {

@@ -83,16 +83,6 @@ crate::family_params! {
     }
 }
 
-/// Checked LMKKM parameters; fits through [`mkc_core::Clusterer`] (registry name
-/// `"lmkkm"`): the alternation on every kernel of the set (preprocessed first), then
-/// k-means with the seed on the row-normalised H. Weights: the mean gating weight of
-/// each kernel (on the simplex). Objective: `tr(K_Θ (I − HHᵀ))` after each Θ step
-/// (minimised, non-increasing). Restarts compute Θ and H once.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Lmkkm {
-    pub(crate) params: LmkkmParams,
-}
-
 /// LMKKM's own diagnostics: the Θ-step QPs.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
@@ -166,7 +156,14 @@ pub fn gated_kernel_into(
     Ok(())
 }
 
-crate::engine_entry!(Lmkkm, LmkkmParams => LmkkmFit);
+crate::engine_entry! {
+    /// Checked LMKKM parameters; fits through [`mkc_core::Clusterer`] (registry name
+    /// `"lmkkm"`): the alternation on every kernel of the set (preprocessed first), then
+    /// k-means with the seed on the row-normalised H. Weights: the mean gating weight of
+    /// each kernel (on the simplex). Objective: `tr(K_Θ (I − HHᵀ))` after each Θ step
+    /// (minimised, non-increasing). Restarts compute Θ and H once.
+    pub struct Lmkkm(LmkkmParams) => LmkkmFit
+}
 
 impl Lmkkm {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<LmkkmFit> {

@@ -57,18 +57,6 @@ use projection::{neighbourhood_kernel, Neighbourhood};
 pub use params::OnkcParams;
 pub use projection::Projection;
 
-/// Checked ONKC parameters (from [`OnkcParams`] through
-/// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through
-/// [`mkc_core::Clusterer`] (registry name `"onkc"`): the alternation on every kernel of
-/// the set (preprocessed first), then k-means with the seed on the row-normalised H.
-/// Weights: γ on the simplex, combined kernel `Σ_p γ_p K_p` (linear). Objective: the
-/// ONKC objective ([`objective`]) after every iteration, minimised (non-increasing).
-/// Restarts optimise once and run only the k-means per seed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Onkc {
-    pub(crate) params: OnkcParams,
-}
-
 /// ONKC's own diagnostics: the G-steps' projections.
 #[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
@@ -155,7 +143,16 @@ struct State {
     k_gamma: Mat<f64>,
 }
 
-crate::engine_entry!(Onkc, OnkcParams => OnkcFit);
+crate::engine_entry! {
+    /// Checked ONKC parameters (from [`OnkcParams`] through
+    /// [`ParamGuard::check`](mkc_core::ParamGuard::check)); fits through
+    /// [`mkc_core::Clusterer`] (registry name `"onkc"`): the alternation on every kernel of
+    /// the set (preprocessed first), then k-means with the seed on the row-normalised H.
+    /// Weights: γ on the simplex, combined kernel `Σ_p γ_p K_p` (linear). Objective: the
+    /// ONKC objective ([`objective`]) after every iteration, minimised (non-increasing).
+    /// Restarts optimise once and run only the k-means per seed.
+    pub struct Onkc(OnkcParams) => OnkcFit
+}
 
 impl Onkc {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<OnkcFit> {
