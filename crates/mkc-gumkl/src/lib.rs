@@ -29,7 +29,8 @@
 //!
 //! Every choice the paper leaves open is documented where it is made: [`params`] (ε, refinement,
 //! p = ∞), [`weights`] (numerics of eqs. 7–8, ties), [`composite`] (scaling of `K̃`),
-//! [`gumkl`] (what line 9 compares, which weights are returned) and [`mvkkm`].
+//! [`gumkl`] (what line 9 compares, which weights are returned), [`mvkkm`] and
+//! [`alternation`] (the loop MVKKM shares with MVSpec in `mkc-spectral`).
 //!
 //! ```
 //! use mkc_gumkl::prelude::*;
