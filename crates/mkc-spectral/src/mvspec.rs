@@ -19,7 +19,8 @@
 //!    rest renormalised ([`mkc_gumkl::weights::prune_small`]).
 //!
 //! Both steps minimise J exactly, so the objective trace never increases (up to the weight
-//! floor). The labels are k-means on the row-normalised `Y` of the last composite kernel
+//! floor). The loop is MVKKM's ([`mkc_gumkl::alternation`]) with the eigenvectors as the
+//! partition step. The labels are k-means on the row-normalised `Y` of the last composite kernel
 //! (the authors' `Spectral_clustering`: eigenvectors of the kernel itself, not of a
 //! Laplacian); only this step uses the seed, so restarts share the alternation.
 //!
