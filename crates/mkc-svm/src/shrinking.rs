@@ -19,7 +19,13 @@ use crate::state::{State, IN_LOW, IN_UP};
 
 pub(crate) fn shrink<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) {
     let (mut gmax1, mut gmax2) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for ((&y, &g), (&up, &low)) in s.py.iter().zip(&s.pg).zip(s.pup.iter().zip(&s.plow)) {
+    for ((&y, &g), (&up, &low)) in s
+        .packed
+        .y
+        .iter()
+        .zip(&s.packed.g)
+        .zip(s.packed.up_pen.iter().zip(&s.packed.low_pen))
+    {
         let yg = y * g;
         // penalties are 0 for members, −∞ otherwise
         gmax1 = gmax1.max(up - yg);
@@ -32,7 +38,7 @@ pub(crate) fn shrink<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) {
     let keep: Vec<bool> = s
         .active
         .iter()
-        .zip(&s.pg)
+        .zip(&s.packed.g)
         .map(|(&t, &g)| {
             let yg = s.y[t] * g;
             let sets = s.sets[t];
