@@ -160,12 +160,12 @@ impl Active {
         if free_pos.len() < 2 {
             return None;
         }
-        let y: Vec<f64> = s.packed.y.clone();
-        let g = s.packed.g.clone();
+        let y: Vec<f64> = s.py.clone();
+        let g = s.pg.clone();
         let lambda = -free_pos.iter().map(|&p| y[p] * g[p]).sum::<f64>() / free_pos.len() as f64;
         Some(Active {
             y,
-            qd: s.packed.qd.clone(),
+            qd: s.pqd.clone(),
             lo: act.iter().map(|&t| s.lo[t]).collect(),
             up: act.iter().map(|&t| s.up[t]).collect(),
             a: act.iter().map(|&t| s.alpha[t]).collect(),
@@ -363,7 +363,7 @@ impl Active {
                 _ => self.a[p].clamp(self.lo[p], self.up[p]),
             };
         }
-        s.packed.g.copy_from_slice(&self.g);
+        s.pg.copy_from_slice(&self.g);
         for (p, &t) in self.act.iter().enumerate() {
             s.refresh_status_at(t, p);
         }

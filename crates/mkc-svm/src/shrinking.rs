@@ -19,13 +19,7 @@ use crate::state::{State, IN_LOW, IN_UP};
 
 pub(crate) fn shrink<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) {
     let (mut gmax1, mut gmax2) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for ((&y, &g), (&up, &low)) in s
-        .packed
-        .y
-        .iter()
-        .zip(&s.packed.g)
-        .zip(s.packed.up_pen.iter().zip(&s.packed.low_pen))
-    {
+    for ((&y, &g), (&up, &low)) in s.py.iter().zip(&s.pg).zip(s.pup.iter().zip(&s.plow)) {
         let yg = y * g;
         // penalties are 0 for members, −∞ otherwise
         gmax1 = gmax1.max(up - yg);
@@ -38,7 +32,7 @@ pub(crate) fn shrink<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) {
     let keep: Vec<bool> = s
         .active
         .iter()
-        .zip(&s.packed.g)
+        .zip(&s.pg)
         .map(|(&t, &g)| {
             let yg = s.y[t] * g;
             let sets = s.sets[t];

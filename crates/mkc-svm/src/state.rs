@@ -61,31 +61,11 @@ pub(crate) struct State<'q, Q: QMatrix + ?Sized> {
     pub alpha_ref: Vec<f64>,
     pub g_ref: Vec<f64>,
     /// Packed copies, indexed by position in `active` (see the module docs).
-    pub packed: Packed,
-}
-
-/// The packed copies of `G`, `y`, the set penalties and `Q_tt`, indexed by position in
-/// the active list (see the module docs).
-#[derive(Default)]
-pub(crate) struct Packed {
-    pub g: Vec<f64>,
-    pub y: Vec<f64>,
-    pub up_pen: Vec<f64>,
-    pub low_pen: Vec<f64>,
-    pub qd: Vec<f64>,
-}
-
-impl Packed {
-    /// Every packed array, in the order of the fields.
-    fn arrays(&mut self) -> [&mut Vec<f64>; 5] {
-        [
-            &mut self.g,
-            &mut self.y,
-            &mut self.up_pen,
-            &mut self.low_pen,
-            &mut self.qd,
-        ]
-    }
+    pub pg: Vec<f64>,
+    pub py: Vec<f64>,
+    pub pup: Vec<f64>,
+    pub plow: Vec<f64>,
+    pub pqd: Vec<f64>,
 }
 
 #[inline]
@@ -179,7 +159,11 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
             cache: ColumnCache::new(n),
             alpha_ref,
             g_ref,
-            packed: Packed::default(),
+            pg: Vec::new(),
+            py: Vec::new(),
+            pup: Vec::new(),
+            plow: Vec::new(),
+            pqd: Vec::new(),
             alpha,
             p,
             y,
@@ -215,30 +199,40 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
     #[inline(always)]
     pub fn refresh_status_at(&mut self, t: usize, pos: usize) {
         self.refresh_status(t);
-        self.packed.up_pen[pos] = self.up_pen[t];
-        self.packed.low_pen[pos] = self.low_pen[t];
+        self.pup[pos] = self.up_pen[t];
+        self.plow[pos] = self.low_pen[t];
     }
 
     /// Build the packed arrays from the full ones for the current active list.
     pub fn pack(&mut self) {
         let act = &self.active;
-        let full = [&self.g, &self.y, &self.up_pen, &self.low_pen, &self.qd];
-        for (dst, src) in self.packed.arrays().into_iter().zip(full) {
+        let gather = |dst: &mut Vec<f64>, src: &[f64]| {
             dst.clear();
             dst.extend(act.iter().map(|&t| src[t]));
-        }
+        };
+        gather(&mut self.pg, &self.g);
+        gather(&mut self.py, &self.y);
+        gather(&mut self.pup, &self.up_pen);
+        gather(&mut self.plow, &self.low_pen);
+        gather(&mut self.pqd, &self.qd);
     }
 
     /// Write the packed `G` back into the full `g`.
     pub fn unpack_g(&mut self) {
-        for (&t, &g) in self.active.iter().zip(&self.packed.g) {
+        for (&t, &g) in self.active.iter().zip(&self.pg) {
             self.g[t] = g;
         }
     }
 
     /// Keep the packed entries where `keep` is true (the active list shrank the same way).
     pub fn compact_packed(&mut self, keep: &[bool]) {
-        for v in self.packed.arrays() {
+        for v in [
+            &mut self.pg,
+            &mut self.py,
+            &mut self.pup,
+            &mut self.plow,
+            &mut self.pqd,
+        ] {
             let mut it = keep.iter();
             v.retain(|_| *it.next().unwrap_or(&true));
         }
@@ -276,7 +270,7 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
         let (yi, yj) = (self.y[i], self.y[j]);
         let (ai, aj) = (self.alpha[i], self.alpha[j]);
         let quad = (self.qd[i] + self.qd[j] - 2.0 * yi * yj * self.col_i[pos_j]).max(TAU);
-        let t = (-yi * self.packed.g[pos_i] + yj * self.packed.g[pos_j]) / quad;
+        let t = (-yi * self.pg[pos_i] + yj * self.pg[pos_j]) / quad;
         let (room_i, bound_i) = self.room(i, yi);
         let (room_j, bound_j) = self.room(j, -yj);
         let tm = t.min(room_i).min(room_j);
@@ -288,12 +282,12 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
 
         if self.all_active {
             self.q
-                .add_column_with(j, daj, dai, &self.col_i, &mut self.packed.g);
+                .add_column_with(j, daj, dai, &self.col_i, &mut self.pg);
         } else {
             let (q, active) = (self.q, &self.active);
             let m = active.len();
             let cj = self.cache.get(j, m, |buf| q.column_at(j, active, buf));
-            for ((g, &ci), &cj) in self.packed.g.iter_mut().zip(&self.col_i[..m]).zip(cj) {
+            for ((g, &ci), &cj) in self.pg.iter_mut().zip(&self.col_i[..m]).zip(cj) {
                 *g += dai * ci + daj * cj;
             }
         }

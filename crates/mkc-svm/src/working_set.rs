@@ -37,12 +37,7 @@ pub(crate) fn select<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) -> Sel
     // Step 1: the maximal violator i in I_up and, in the same pass, M' = max_{I_low} yG
     // (it does not depend on i; non-members carry −∞ penalties). When m − M' < ε the
     // active set is optimal and no column is read.
-    let (gmax, pos_i, gmax2) = scan(
-        &s.packed.y,
-        &s.packed.g,
-        &s.packed.up_pen,
-        &s.packed.low_pen,
-    );
+    let (gmax, pos_i, gmax2) = scan(&s.py, &s.pg, &s.pup, &s.plow);
     if pos_i == usize::MAX || gmax == f64::NEG_INFINITY || gmax + gmax2 < eps {
         return Selection::Optimal;
     }
@@ -53,16 +48,7 @@ pub(crate) fn select<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) -> Sel
     // b²/a). Non-members of I_low and b ≤ 0 get b² = 0, which never wins.
     let (yi, qdi) = (s.y[i], s.qd[i]);
     let m = s.active.len();
-    let best_pos = second_order_j(
-        gmax,
-        yi,
-        qdi,
-        &s.packed.y,
-        &s.packed.g,
-        &s.packed.low_pen,
-        &s.packed.qd,
-        &s.col_i[..m],
-    );
+    let best_pos = second_order_j(gmax, yi, qdi, &s.py, &s.pg, &s.plow, &s.pqd, &s.col_i[..m]);
     if best_pos == usize::MAX {
         return Selection::Optimal;
     }
