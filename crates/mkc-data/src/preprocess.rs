@@ -116,19 +116,9 @@ pub fn z_score(m: &mut Mat<f64>, sd: StdDev) {
     }
 }
 
-/// Divide every row by its Euclidean norm (zero rows stay zero).
+/// Divide every row by its Euclidean norm (zero rows stay zero; [`mkc_linalg::unit_rows`]).
 pub fn unit_rows(m: &mut Mat<f64>) {
-    for i in 0..m.nrows() {
-        let norm = (0..m.ncols())
-            .map(|j| m[(i, j)] * m[(i, j)])
-            .sum::<f64>()
-            .sqrt();
-        if norm > 0.0 {
-            for j in 0..m.ncols() {
-                m[(i, j)] /= norm;
-            }
-        }
-    }
+    mkc_linalg::unit_rows(m.as_mut());
 }
 
 /// Replace NaN entries by the mean of their column's other values.

@@ -171,17 +171,7 @@ pub fn normalize_rows_and_cluster(
     n_clusters: usize,
     seed: u64,
 ) -> Result<KMeansFit> {
-    for r in 0..y.nrows() {
-        let norm = (0..y.ncols())
-            .map(|t| y[(r, t)] * y[(r, t)])
-            .sum::<f64>()
-            .sqrt();
-        if norm > 0.0 {
-            for t in 0..y.ncols() {
-                y[(r, t)] /= norm;
-            }
-        }
-    }
+    mkc_linalg::unit_rows(y.as_mut());
     kmeans.fit_features(y.as_ref(), n_clusters, seed)
 }
 

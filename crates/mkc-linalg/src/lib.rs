@@ -1,5 +1,5 @@
 //! Dense linear-algebra helpers on faer for the mkc workspace: weighted kernel sums,
-//! Frobenius products, trace quadratics, centring, graph Laplacians, symmetric
+//! Frobenius products, trace quadratics, centring, row scaling, graph Laplacians, symmetric
 //! top-k / bottom-k eigenpairs and a sequential Cholesky factorisation.
 //!
 //! ```
@@ -31,6 +31,7 @@ pub mod eigen;
 mod frobenius;
 mod laplacian;
 pub mod problems;
+mod rows;
 mod util;
 
 pub use center::{center_in_place, symmetrize};
@@ -40,3 +41,4 @@ pub use combine::{weighted_sum, weighted_sum_into};
 pub use eigen::{EigenInfo, EigenOptions, EigenPairs, SymOperator, WeightedKernelSum};
 pub use frobenius::{frobenius_inner, trace_quadratic, trace_quadratic_many};
 pub use laplacian::{laplacian, normalized_laplacian};
+pub use rows::unit_rows;

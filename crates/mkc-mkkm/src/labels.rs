@@ -25,18 +25,10 @@ impl Default for LabelOptions {
     }
 }
 
-/// H with every row scaled to unit length (zero rows stay zero).
+/// H with every row scaled to unit length (zero rows stay zero; [`mkc_linalg::unit_rows`]).
 pub fn row_normalised(h: MatRef<'_, f64>) -> Mat<f64> {
-    let (n, k) = (h.nrows(), h.ncols());
     let mut out = h.to_owned();
-    for i in 0..n {
-        let norm = (0..k).map(|j| h[(i, j)] * h[(i, j)]).sum::<f64>().sqrt();
-        if norm > 0.0 {
-            for j in 0..k {
-                out[(i, j)] /= norm;
-            }
-        }
-    }
+    mkc_linalg::unit_rows(out.as_mut());
     out
 }
 
