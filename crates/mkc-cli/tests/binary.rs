@@ -17,13 +17,8 @@ fn mkc(args: &[&str]) -> (i32, String, String) {
 
 /// `mkc score --truth T --pred P`.
 fn score(truth: &Path, pred: &Path) -> (i32, String, String) {
-    mkc(&[
-        "score",
-        "--truth",
-        truth.to_str().unwrap(),
-        "--pred",
-        pred.to_str().unwrap(),
-    ])
+    let [t, p] = [truth, pred].map(|f| f.to_str().unwrap());
+    mkc(&["score", "--truth", t, "--pred", p])
 }
 
 #[test]
