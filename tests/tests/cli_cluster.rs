@@ -230,6 +230,47 @@ fn kernels_command_writes_npy_files() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The robust and spectral baselines (RKKM, RMKKM, AASC, MVSpec) run from kernel files as
+/// from a dataset: the same labels both ways, one per sample.
+#[test]
+fn robust_and_spectral_baselines_from_kernel_files_and_datasets() {
+    let dir = common::temp_dir("baselines-files");
+    let data = common::committed_data();
+    let recipe = "gauss10-range";
+    let code = mkc(
+        &format!("kernels --dataset ionosphere --recipe {recipe}"),
+        &[("--out", &dir), ("--data-dir", &data)],
+    );
+    assert_eq!(code, 0);
+    let files: Vec<_> = (1..=10).map(|i| dir.join(format!("K{i}.npy"))).collect();
+    for method in ["rkkm", "rmkkm", "aasc", "mvspec"] {
+        // RKKM is a single-kernel method: kernel 4 of the ten, both ways.
+        let pick = if method == "rkkm" {
+            "--kernel-index 4"
+        } else {
+            ""
+        };
+        let (a, b) = (
+            dir.join(format!("{method}-a.csv")),
+            dir.join(format!("{method}-b.csv")),
+        );
+        let mut paths: Vec<(&str, &std::path::Path)> = vec![("-o", &a), ("--kernel", &files[0])];
+        paths.extend(files[1..].iter().map(|f| ("", f.as_path())));
+        let from_files = mkc(&format!("cluster -m {method} -k 2 --seed 5 {pick}"), &paths);
+        assert_eq!(from_files, 0, "{method} from kernel files");
+        let from_dataset = mkc(
+            &format!(
+                "cluster -m {method} --dataset ionosphere --recipe {recipe} -k 2 --seed 5 {pick}"
+            ),
+            &[("-o", &b), ("--data-dir", &data)],
+        );
+        assert_eq!(from_dataset, 0, "{method} from the dataset");
+        assert_eq!(lines(&a).len(), 351, "{method}");
+        assert_eq!(lines(&a), lines(&b), "{method}: files and dataset disagree");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn datasets_and_run_commands_work_on_the_committed_data() {
     let data = common::committed_data();
