@@ -19,7 +19,7 @@
 //! ([`weights::weights_in_use`]).
 
 use faer::MatRef;
-use mkc_core::{Error, Result, Timings};
+use mkc_core::{mkc_ensure, Error, Result, Timings};
 
 use crate::composite::Composite;
 use crate::weights;
@@ -35,6 +35,21 @@ pub struct Settings {
     pub max_iter: usize,
     /// Weights below this are set to 0 and the rest renormalised (0 disables).
     pub weight_floor: f64,
+}
+
+impl Settings {
+    /// Check the settings: `p ≥ 1` (or `+∞`), `tol ≥ 0`, `max_iter ≥ 1`, `weight_floor` in
+    /// `[0, 1)`; the error names the setting.
+    pub fn check(&self) -> Result<()> {
+        crate::params::check_p(self.p)?;
+        mkc_core::validate::non_negative("tol", self.tol)?;
+        mkc_ensure!(self.max_iter >= 1, param "max_iter", self.max_iter, "must be at least 1");
+        mkc_ensure!(
+            self.weight_floor.is_finite() && (0.0..1.0).contains(&self.weight_floor),
+            param "weight_floor", self.weight_floor, "must be in [0, 1)"
+        );
+        Ok(())
+    }
 }
 
 /// What the alternation ends with.
@@ -64,8 +79,9 @@ pub fn settled(tol: f64, prev: Option<f64>, obj: f64) -> bool {
 /// on the composite kernel and returns its `D_v`, one per kernel.
 ///
 /// # Errors
-/// Those of the partition step, of the composite kernel and of the weight update (a
-/// negative `D_v`).
+/// Settings out of range ([`Settings::check`]), no kernels, or `w` not one weight per
+/// kernel; then those of the partition step, of the composite kernel and of the weight
+/// update (a negative `D_v`).
 pub fn alternate(
     kernels: &[MatRef<'_, f64>],
     comp: &mut Composite,
@@ -74,6 +90,9 @@ pub fn alternate(
     mut w: Vec<f64>,
     mut partition: impl FnMut(MatRef<'_, f64>, &mut Timings) -> Result<Vec<f64>>,
 ) -> Result<Alternation> {
+    s.check()?;
+    mkc_ensure!(!kernels.is_empty(), input "kernels", "the alternation needs at least one kernel");
+    mkc_core::validate::len("weights", w.len(), kernels.len())?;
     let mut weights_trace = vec![w.clone()];
     let mut objective: Vec<f64> = Vec::new();
     let mut view_objectives = Vec::new();
@@ -147,5 +166,64 @@ mod tests {
             ..s
         });
         assert!(uniform.converged && uniform.objective.len() == 1);
+    }
+
+    /// Settings out of range, no kernels or a weight vector of the wrong length: a typed
+    /// error naming what is wrong, before any partition step runs.
+    #[test]
+    fn bad_input_is_a_typed_error() {
+        let k = faer::Mat::<f64>::identity(3, 3);
+        let good = Settings {
+            p: 2.0,
+            tol: 1e-4,
+            max_iter: 5,
+            weight_floor: 0.0,
+        };
+        let run = |kernels: &[MatRef<'_, f64>], s: &Settings, w: Vec<f64>| {
+            let mut comp = Composite::new(3, kernels.len().max(1));
+            let mut t = Timings::default();
+            alternate(kernels, &mut comp, s, &mut t, w, |_, _| {
+                panic!("the partition step must not run on bad input")
+            })
+            .unwrap_err()
+        };
+        let two = [k.as_ref(), k.as_ref()];
+        let cases = [
+            (Settings { p: 0.5, ..good }, "p"),
+            (
+                Settings {
+                    p: f64::NAN,
+                    ..good
+                },
+                "p",
+            ),
+            (Settings { tol: -1.0, ..good }, "tol"),
+            (
+                Settings {
+                    max_iter: 0,
+                    ..good
+                },
+                "max_iter",
+            ),
+            (
+                Settings {
+                    weight_floor: 1.0,
+                    ..good
+                },
+                "weight_floor",
+            ),
+        ];
+        for (s, name) in cases {
+            let e = run(&two, &s, vec![0.5; 2]);
+            assert!(
+                matches!(&e, Error::InvalidParam { name: n, .. } if n == name),
+                "{name}: {e:?}"
+            );
+            assert!(e.to_string().contains(name), "{name}: {e}");
+        }
+        assert!(run(&two, &good, vec![1.0; 3])
+            .to_string()
+            .contains("weights"));
+        assert!(run(&[], &good, vec![]).to_string().contains("kernels"));
     }
 }

@@ -327,8 +327,10 @@ fn mul_tn(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
 }
 
 /// The lower Cholesky factor of `a` (sequential, in place); `None` if `a` is not
-/// numerically positive definite.
-pub(crate) use mkc_linalg::cholesky_lower as cholesky;
+/// numerically positive definite (the callers fall back; `a` is square by construction).
+pub(crate) fn cholesky(a: Mat<f64>) -> Option<Mat<f64>> {
+    mkc_linalg::cholesky_lower(a).ok()
+}
 
 /// `rhs ← (L Lᵀ)⁻¹ rhs` for a lower Cholesky factor `l`.
 pub(crate) fn chol_solve(l: MatRef<'_, f64>, rhs: faer::MatMut<'_, f64>) {

@@ -67,7 +67,7 @@ impl Iterate {
 /// Cholesky factor (lower) of a symmetric matrix, sequential; `None` if not PD.
 pub(crate) fn cholesky(s: &Mat<f64>) -> Option<Mat<f64>> {
     let n = s.nrows();
-    let mut l = mkc_linalg::cholesky_lower(s.clone())?;
+    let mut l = mkc_linalg::cholesky_lower(s.clone()).ok()?;
     for j in 0..n {
         for i in 0..j {
             l[(i, j)] = 0.0;
