@@ -48,18 +48,18 @@
 //! kernel takes 1.8 GB); any set with a kernel runs the kernel path exactly as before
 //! (unlike LG-MMC, `Auto` does not switch for a kernel named `linear`: the kernel path's
 //! cells stay what they were). On the linear path:
-//! - **SVR**: [`mkc_svm::LinearSvr`] (dual coordinate descent, Ho & Lin 2012) with a
-//!   free bias: the same ε-SVR problem as the kernel path's (`Σβ = 0`, b unregularised),
-//!   solved to the same tolerance (`svm_tol`, here the largest projected gradient of the
-//!   box constraints, and at most `svm_tol` of bias change from the `Σβ = 0` constraint;
-//!   the kernel path's SMO tests the gap of the KKT bias interval), warm-started from the
-//!   previous β (the first SVR starts from ADMM). Its epochs are permuted from the run's
-//!   seed; `max_epochs` (default 300) caps one SVR: a capped SVR is recorded in the
-//!   diagnostics (`svr_converged = false`), not an error. On the MNIST pairs every SVR
-//!   hits the cap at a KKT violation of about 0.05 (outputs f within ~0.05 of the exact
-//!   SVR's), where 3000 epochs gave 0.045: the Laplacian-loss dual is a degenerate,
-//!   LP-like problem there (≤ d + 1 of 15170 β off their bounds), on which the descent
-//!   stalls and SMO on the formed 1.8 GB kernel did not finish one SVR in 390 s either.
+//! - **SVR**: [`mkc_svm::LinearSvr`] with a free bias: the same ε-SVR problem as the
+//!   kernel path's (`Σβ = 0`, b unregularised), solved to the same tolerance (`svm_tol`,
+//!   here the largest projected gradient of the box constraints; the kernel path's SMO
+//!   tests the gap of the KKT bias interval) by its default solver, semismooth Newton on
+//!   the Huber-smoothed primal (d + 1 variables), warm-started from the previous β. On the
+//!   MNIST pairs the Laplacian-loss dual is a degenerate, LP-like problem (≤ d + 1 of
+//!   15170 β off their bounds at a non-degenerate optimum) on which dual coordinate
+//!   descent stalled at a violation of about 0.05 and SMO on the formed 1.8 GB kernel did
+//!   not finish one SVR in 390 s; the Newton solver meets 10⁻³ (one fit of MNIST 1 vs 7,
+//!   C = 1, seed 0: five SVRs, 23 s). If it fails, the descent continues (its epochs
+//!   permuted from the run's seed; `max_epochs`, default 300, caps it): a capped SVR is
+//!   recorded in the diagnostics (`svr_converged = false`), not an error.
 //!   Outputs f = Xw + b cost O(nd) per iteration.
 //! - **Initial labels**: k-means on the features (`mkc_kmeans::KMeans`, k = 2, one
 //!   k-means++ seeding from the run's seed, stopping when the labels stop changing, at
@@ -102,8 +102,8 @@ mkc_core::params! {
         /// The kernel path or the linear feature-space path ([`IterSvrPath`], default
         /// [`IterSvrPath::Auto`]).
         path: IterSvrPath = IterSvrPath::Auto,
-        /// Linear path: cap on the coordinate-descent epochs of one SVR (≥ 1; module
-        /// docs).
+        /// Linear path: cap on the coordinate-descent epochs of one SVR when the Newton
+        /// solver hands over to the descent (≥ 1; module docs).
         max_epochs: usize = 300,
     }
     /// Defaults: C = 1, ε = 0 (Laplacian loss), ℓ = 0.03N, at most 50 iterations, SVR
@@ -182,7 +182,8 @@ pub struct IterSvrDiagnostics {
     pub linear_path: bool,
     /// Whether every SVR met its tolerance.
     pub svr_converged: bool,
-    /// Coordinate-descent epochs of all SVRs (linear path; 0 on the kernel path).
+    /// Newton steps (or, where the descent took over, its epochs) of all SVRs (linear
+    /// path; 0 on the kernel path).
     pub svr_epochs: usize,
 }
 

@@ -20,8 +20,9 @@
 //!   flipped label instead of O(n · #SV) for the start gradient).
 //! - [`SimplexSquaredHinge`] — LG-MMC eq. (3) with label kernels `Σ_t μ_t K ∘ y_t y_tᵀ`.
 //! - [`EpsSvr`] — ε-SVR.
-//! - [`LinearSvr`] — linear ε-SVR on features (no kernel matrix), by dual coordinate
-//!   descent (Ho & Lin 2012), with an unregularised bias by the method of multipliers.
+//! - [`LinearSvr`] — linear ε-SVR on features (no kernel matrix): semismooth Newton on the
+//!   Huber-smoothed primal with an exact finish (free bias, default), or dual coordinate
+//!   descent (Ho & Lin 2012) with the bias by the method of multipliers.
 //!
 //! # Non-convergence
 //!
@@ -130,6 +131,8 @@ mod free_system;
 mod kernel;
 mod linear_admm;
 mod linear_dcd;
+mod linear_finish;
+mod linear_newton;
 mod linear_svr;
 pub mod polish;
 pub mod problems;
@@ -143,7 +146,9 @@ pub mod working_set;
 
 pub use csvc::{CSvc, CSvcParams, SvcModel};
 pub use kernel::CheckedKernel;
-pub use linear_svr::{LinearBias, LinearFeatures, LinearSvr, LinearSvrModel, LinearSvrParams};
+pub use linear_svr::{
+    LinearBias, LinearFeatures, LinearSvr, LinearSvrModel, LinearSvrParams, LinearSvrSolver,
+};
 pub use qmatrix::{DenseSigned, QMatrix, SumOf, WithDiagonal};
 pub use simplex::{label_term, SimplexModel, SimplexSquaredHinge, SimplexSquaredHingeParams};
 pub use solver::{Problem, Smo, SmoParams, SmoSolution, SolveStatus};

@@ -45,7 +45,21 @@
 //!
 //! # Solver
 //!
-//! See the coordinate descent's docs in the source (`linear_dcd.rs`): O(d) per
+//! With a free bias the default ([`LinearSvrSolver::Newton`]) is a semismooth Newton method
+//! on the primal with the loss Huber-smoothed at width μ = `tol`/2, in d + 1 variables
+//! (source `linear_newton.rs`; the stationary point's β meets every KKT condition within
+//! μ), with μ lowered from 1 by tenfold stages on a cold solve and at `tol`/2 from the
+//! start on a warm one; then an exact finish solves the SVR's KKT system on the smoothed
+//! solution's pattern where that pattern is non-degenerate (source `linear_finish.rs`),
+//! and the better of the two β by exact KKT violation is returned. If neither meets `tol`
+//! (tolerances near 10⁻¹⁰ on degenerate problems, where the smoothing's rounding is of
+//! order `C·n·u/μ`), the coordinate descent below continues from the Newton β
+//! ([`LinearSvrModel::solver`] says which finished). On MNIST 1 vs 7 (n = 15170, d = 784,
+//! ε = 0, C = 1, `tol` = 10⁻³) iterSVR's SVRs meet the tolerance in 103 Newton steps cold
+//! and 7–65 warm, where the descent stalled at a violation of 0.045 after 3000 epochs.
+//!
+//! [`LinearSvrSolver::CoordinateDescent`] (and every solve with a regularised bias): see
+//! the coordinate descent's docs in the source (`linear_dcd.rs`): O(d) per
 //! coordinate step, a random permutation per epoch from [`LinearSvrParams::seed`]
 //! (deterministic), LIBLINEAR's shrinking ([`LinearSvrParams::shrinking`]), stopping when
 //! every projected gradient is within [`LinearSvrParams::tol`] (checked in one exact pass).
@@ -57,15 +71,29 @@
 //! A warm start takes a previous β (clipped to the box); the first multiplier b₀ is the
 //! bias that the KKT conditions give at that β (the mean of `z_i − x_iᵀw − ε·sign β_i`
 //! over the β_i strictly inside the box, else the mean of `z_i − x_iᵀw`).
-//! [`LinearSvrParams::max_epochs`] caps the epochs of one solve, all rounds together; a
-//! capped solve is reported (`converged = false`), not an error.
+//! [`LinearSvrParams::max_epochs`] caps the epochs of one solve, all rounds together
+//! ([`LinearSvrParams::newton_iter`] the Newton steps); a capped solve is reported
+//! (`converged = false`), not an error.
 
 use crate::linear_admm::{admm, gram};
 use crate::linear_dcd::{kkt_bias, violation, Dcd, Rows};
+use crate::linear_finish::finish;
+use crate::linear_newton::newton;
 use crate::solver::SolveStatus;
 use faer::{Mat, MatRef};
 use mkc_core::{validate, Error, Result};
 use std::sync::OnceLock;
+
+/// The solver of a free-bias problem (module docs, "Solver").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum LinearSvrSolver {
+    /// Semismooth Newton on the Huber-smoothed primal (source `linear_newton.rs`), the
+    /// dual descent from its β only if it fails.
+    #[default]
+    Newton,
+    /// The ADMM start and the dual coordinate descent with the method of multipliers.
+    CoordinateDescent,
+}
 
 /// How the bias b of `f(x) = xᵀw + b` enters (module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -96,12 +124,18 @@ mkc_core::params! {
         shrinking: bool = true,
         /// Seed of the epochs' permutations.
         seed: u64 = 0,
-        /// Free bias, cold solves: cap on the iterations of the ADMM start (0 = none; module
-        /// docs).
+        /// Free bias, cold solves of the coordinate descent: cap on the iterations of the
+        /// ADMM start (0 = none; module docs).
         admm_iter: usize = 500,
+        /// The solver with a free bias ([`LinearSvrSolver`]; a regularised bias always
+        /// uses the coordinate descent).
+        solver: LinearSvrSolver = LinearSvrSolver::Newton,
+        /// Cap on the Newton steps of one solve, all stages together (≥ 1).
+        newton_iter: usize = 200,
     }
     /// Defaults: C = 1, ε = 0, free bias, tolerance 1e-3 (as the kernel solver's), at most
-    /// 10⁴ epochs, shrinking on, seed 0, at most 500 ADMM iterations before the descent.
+    /// 10⁴ epochs, shrinking on, seed 0, at most 500 ADMM iterations before the descent,
+    /// the Newton solver with at most 200 steps.
     new;
 }
 
@@ -117,6 +151,7 @@ mkc_core::checked! {
             validate::non_negative("bias", b)?;
         }
         mkc_core::mkc_ensure!(p.max_epochs >= 1, param "max_epochs", p.max_epochs, "must be at least 1");
+        mkc_core::mkc_ensure!(p.newton_iter >= 1, param "newton_iter", p.newton_iter, "must be at least 1");
         Ok(())
     }
 }
@@ -202,11 +237,15 @@ pub struct LinearSvrModel {
     /// Dual objective in maximisation form, `−(½‖w‖² [+ ½B²(Σβ)²] − zᵀβ + ε‖β‖₁)` (with the
     /// centred w for a free bias: the value of [`crate::EpsSvr`]'s objective when Σβ = 0).
     pub objective: f64,
-    /// Coordinate-descent epochs (`iterations`), whether the tolerance was met, and the
-    /// largest KKT violation (projected gradient) at the returned β and b.
+    /// Coordinate-descent epochs or Newton steps (`iterations`, by [`Self::solver`]),
+    /// whether the tolerance was met, and the largest KKT violation (projected gradient)
+    /// at the returned β and b.
     pub status: SolveStatus,
-    /// Multiplier rounds (1 for a regularised bias).
+    /// Multiplier rounds (1 for a regularised bias and for the Newton solver).
     pub rounds: usize,
+    /// The solver that produced the model (the Newton solver hands over to the
+    /// coordinate descent if it fails to meet the tolerance).
+    pub solver: LinearSvrSolver,
     /// `|Σβ|` (0 up to rounding for a regularised bias, where it is not a constraint).
     pub sum_residual: f64,
 }
@@ -236,7 +275,7 @@ impl LinearSvr {
         let (n, c) = (data.n(), self.p.c);
         validate::len("targets z", z.len(), n)?;
         validate::finite_slice("targets z", z)?;
-        let beta = match warm {
+        let mut beta = match warm {
             Some(b) => {
                 validate::len("warm-start coefficients", b.len(), n)?;
                 validate::finite_slice("warm-start coefficients", b)?;
@@ -245,7 +284,13 @@ impl LinearSvr {
             None => vec![0.0; n],
         };
         let free = self.p.bias == LinearBias::Free;
-        let beta = if free && warm.is_none() && self.p.admm_iter > 0 && data.rows.d > 0 {
+        let newton = free && self.p.solver == LinearSvrSolver::Newton && data.rows.d > 0;
+        if newton {
+            if let Some(m) = self.newton(data, z, &mut beta, warm.is_some())? {
+                return Ok(m);
+            }
+        }
+        let beta = if free && warm.is_none() && !newton && self.p.admm_iter > 0 && data.rows.d > 0 {
             let g = data.gram.get_or_init(|| gram(&data.rows));
             let (ce, it) = ((c, self.p.epsilon), self.p.admm_iter);
             admm(&data.rows, g.as_ref(), z, ce, beta.clone(), self.p.tol, it).unwrap_or(beta)
@@ -261,7 +306,52 @@ impl LinearSvr {
             }
             LinearBias::Free => self.multipliers(data, &mut dcd),
         };
-        self.model(data, &mut dcd, z, rounds, converged)
+        let cd = LinearSvrSolver::CoordinateDescent;
+        self.model(data, &mut dcd, z, (rounds, converged), cd)
+    }
+
+    /// The Newton solver from β (`warm`: a previous solution): the model if it met the
+    /// tolerance, else `None` with β set to its last iterate for the descent.
+    fn newton(
+        &self,
+        data: &LinearFeatures,
+        z: &[f64],
+        beta: &mut Vec<f64>,
+        warm: bool,
+    ) -> Result<Option<LinearSvrModel>> {
+        let (c, eps) = (self.p.c, self.p.epsilon);
+        let w = data.rows.combine(beta);
+        let resid: Vec<f64> = (data.rows.products(&w).iter().zip(z))
+            .map(|(v, zi)| v - zi)
+            .collect();
+        let b = kkt_bias(beta, &resid, c, eps);
+        let caps = (warm, self.p.newton_iter);
+        let Some(out) = newton(&data.rows, z, (c, eps), (w, b), self.p.tol, caps) else {
+            return Ok(None);
+        };
+        let model = |beta: Vec<f64>, b: f64| {
+            let mut dcd = Dcd::new(&data.rows, z, (c, eps), beta, self.p.seed);
+            dcd.shift = b;
+            dcd.epochs = out.iterations;
+            self.model(data, &mut dcd, z, (1, true), LinearSvrSolver::Newton)
+        };
+        let huber = model(out.beta.clone(), out.b)?;
+        let m = match finish(&data.rows, z, (c, eps), &out.beta) {
+            Some((beta, b)) => {
+                let exact = model(beta, b)?;
+                if exact.status.max_violation < huber.status.max_violation {
+                    exact
+                } else {
+                    huber
+                }
+            }
+            _ => huber,
+        };
+        if m.status.converged {
+            return Ok(Some(m));
+        }
+        beta.clone_from(&m.coef);
+        Ok(None)
     }
 
     /// The method of multipliers on `Σβ = 0` (module docs): (rounds, converged).
@@ -296,8 +386,8 @@ impl LinearSvr {
         data: &LinearFeatures,
         dcd: &mut Dcd<'_>,
         z: &[f64],
-        rounds: usize,
-        converged: bool,
+        (rounds, converged): (usize, bool),
+        solver: LinearSvrSolver,
     ) -> Result<LinearSvrModel> {
         let (c, eps) = (self.p.c, self.p.epsilon);
         dcd.w = data.rows.combine(&dcd.beta);
@@ -347,6 +437,7 @@ impl LinearSvr {
                 max_violation,
             },
             rounds,
+            solver,
             sum_residual: dcd.sigma.abs(),
             coef: beta,
         })

@@ -5,7 +5,9 @@ mod common;
 use common::*;
 use faer::Mat;
 use mkc_core::{Error, ParamGuard};
-use mkc_svm::{EpsSvrParams, LinearBias, LinearFeatures, LinearSvrModel, LinearSvrParams};
+use mkc_svm::{
+    EpsSvrParams, LinearBias, LinearFeatures, LinearSvrModel, LinearSvrParams, LinearSvrSolver,
+};
 use rand::Rng;
 
 fn data(seed: u64, n: usize, d: usize) -> (Mat<f64>, Vec<f64>) {
@@ -181,6 +183,50 @@ fn epsilon_tube_matches_kernel_smo_on_the_linear_kernel() {
     }
 }
 
+/// n ≫ d with ε = 0 (the LP-like dual of iterSVR's SVRs: at most d + 1 free β): the
+/// Newton solver at the working tolerance meets the KKT conditions within it (the Huber
+/// solution's bound μ = tol/2, or its exact finish), and its dual objective is within the
+/// tolerance's reach of the kernel SMO's on `XXᵀ` solved to 1e-11 (at 1e-10 the Huber
+/// solution's rounding exceeds the tolerance: the exact finish on its pattern gets there);
+/// the descent, asked for the same tolerance, reaches the same optimum.
+#[test]
+fn newton_meets_the_tolerance_on_a_degenerate_problem() {
+    let (x, z) = data(81, 400, 3);
+    let k = gram(&x, 0.0);
+    for c in [1.0, 100.0] {
+        let smo = EpsSvrParams::new(c, 0.0)
+            .tol(1e-11)
+            .check()
+            .unwrap()
+            .fit(k.as_ref(), &z)
+            .unwrap();
+        for tol in [1e-3, 1e-6, 1e-10] {
+            let base = LinearSvrParams::new().c(c).tol(tol);
+            let m = base.clone().check().unwrap().fit(x.as_ref(), &z).unwrap();
+            assert_eq!(m.solver, LinearSvrSolver::Newton, "C={c} tol={tol}");
+            assert!(m.status.converged && m.status.max_violation <= tol);
+            check_kkt(&x, &z, &m, c, 0.0, tol);
+            assert!(m.sum_residual <= 1e-9, "Σβ = {}", m.sum_residual);
+            let gap = (m.objective - smo.objective).abs();
+            assert!(gap <= 400.0 * c * tol, "C={c} tol={tol}: gap {gap}");
+            if c > 1.0 {
+                // At C = 100 the descent stalls short of tol = 1e-6 in 10⁵ epochs.
+                continue;
+            }
+            let cd = base
+                .solver(LinearSvrSolver::CoordinateDescent)
+                .max_epochs(100_000)
+                .check()
+                .unwrap()
+                .fit(x.as_ref(), &z)
+                .unwrap();
+            assert_eq!(cd.solver, LinearSvrSolver::CoordinateDescent);
+            assert!(cd.status.converged, "C={c} tol={tol}");
+            assert!((cd.objective - smo.objective).abs() <= 400.0 * c * tol);
+        }
+    }
+}
+
 #[test]
 fn warm_start_reaches_the_same_optimum() {
     let (x, z) = data(31, 60, 5);
@@ -282,6 +328,7 @@ fn bad_input_gives_typed_errors() {
     assert!(bad_param(p.clone().epsilon(f64::INFINITY)));
     assert!(bad_param(p.clone().tol(0.0)));
     assert!(bad_param(p.clone().max_epochs(0)));
+    assert!(bad_param(p.clone().newton_iter(0)));
     assert!(bad_param(p.clone().bias(LinearBias::Regularised(-1.0))));
     assert!(bad_param(p.clone().bias(LinearBias::Regularised(f64::NAN))));
     let svr = p.check().unwrap();
