@@ -529,3 +529,38 @@ columns = [{ id = "kkm", label = "KKM", method = "kkm" }]
     assert!(rec["metrics"]["acc"].as_f64().unwrap() > 95.0, "{rec}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// GMMC and CPMMC from the command line on the committed Haberman data (n = 306): a kernel
+/// file written by `mkc kernels` gives the labels of the dataset route with the same
+/// recipe, and a feature file (`--data`, the bundle's CSV) with the linear recipe gives the
+/// labels of the dataset with that recipe (#22's command-line acceptance).
+#[test]
+fn mmc_methods_from_kernel_files_feature_files_and_datasets() {
+    let dir = common::temp_dir("mmc-cli");
+    let data = common::committed_data();
+    let code = mkc(
+        "kernels --dataset haberman --recipe gauss-median",
+        &[("--out", &dir), ("--data-dir", &data)],
+    );
+    assert_eq!(code, 0);
+    let kernel = dir.join("K1.npy");
+    let features = data.join("bundle").join("haberman").join("data.csv");
+    for method in ["gmmc", "cpmmc"] {
+        let out = |tag: &str| dir.join(format!("{method}-{tag}.csv"));
+        let (file, set) = (out("kernel-file"), out("kernel-dataset"));
+        let words = format!("cluster -m {method} -k 2");
+        assert_eq!(mkc(&words, &[("-o", &file), ("--kernel", &kernel)]), 0);
+        let dataset = format!("{words} --dataset haberman --recipe gauss-median");
+        assert_eq!(mkc(&dataset, &[("-o", &set), ("--data-dir", &data)]), 0);
+        assert_eq!(lines(&file).len(), 306, "{method}");
+        assert_eq!(lines(&file), lines(&set), "{method}: kernel file and dataset");
+        let (feat, lin) = (out("features"), out("linear-dataset"));
+        let from_file = format!("{words} --recipe linear");
+        assert_eq!(mkc(&from_file, &[("-o", &feat), ("--data", &features)]), 0);
+        let linear = format!("{words} --dataset haberman --recipe linear");
+        assert_eq!(mkc(&linear, &[("-o", &lin), ("--data-dir", &data)]), 0);
+        assert_eq!(lines(&feat).len(), 306, "{method}");
+        assert_eq!(lines(&feat), lines(&lin), "{method}: feature file and dataset");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
