@@ -553,14 +553,22 @@ fn mmc_methods_from_kernel_files_feature_files_and_datasets() {
         let dataset = format!("{words} --dataset haberman --recipe gauss-median");
         assert_eq!(mkc(&dataset, &[("-o", &set), ("--data-dir", &data)]), 0);
         assert_eq!(lines(&file).len(), 306, "{method}");
-        assert_eq!(lines(&file), lines(&set), "{method}: kernel file and dataset");
+        assert_eq!(
+            lines(&file),
+            lines(&set),
+            "{method}: kernel file and dataset"
+        );
         let (feat, lin) = (out("features"), out("linear-dataset"));
         let from_file = format!("{words} --recipe linear");
         assert_eq!(mkc(&from_file, &[("-o", &feat), ("--data", &features)]), 0);
         let linear = format!("{words} --dataset haberman --recipe linear");
         assert_eq!(mkc(&linear, &[("-o", &lin), ("--data-dir", &data)]), 0);
         assert_eq!(lines(&feat).len(), 306, "{method}");
-        assert_eq!(lines(&feat), lines(&lin), "{method}: feature file and dataset");
+        assert_eq!(
+            lines(&feat),
+            lines(&lin),
+            "{method}: feature file and dataset"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }
