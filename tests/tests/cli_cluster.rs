@@ -546,29 +546,24 @@ fn mmc_methods_from_kernel_files_feature_files_and_datasets() {
     let kernel = dir.join("K1.npy");
     let features = data.join("bundle").join("haberman").join("data.csv");
     for method in ["gmmc", "cpmmc"] {
-        let out = |tag: &str| dir.join(format!("{method}-{tag}.csv"));
-        let (file, set) = (out("kernel-file"), out("kernel-dataset"));
         let words = format!("cluster -m {method} -k 2");
-        assert_eq!(mkc(&words, &[("-o", &file), ("--kernel", &kernel)]), 0);
-        let dataset = format!("{words} --dataset haberman --recipe gauss-median");
-        assert_eq!(mkc(&dataset, &[("-o", &set), ("--data-dir", &data)]), 0);
-        assert_eq!(lines(&file).len(), 306, "{method}");
-        assert_eq!(
-            lines(&file),
-            lines(&set),
-            "{method}: kernel file and dataset"
-        );
-        let (feat, lin) = (out("features"), out("linear-dataset"));
-        let from_file = format!("{words} --recipe linear");
-        assert_eq!(mkc(&from_file, &[("-o", &feat), ("--data", &features)]), 0);
-        let linear = format!("{words} --dataset haberman --recipe linear");
-        assert_eq!(mkc(&linear, &[("-o", &lin), ("--data-dir", &data)]), 0);
-        assert_eq!(lines(&feat).len(), 306, "{method}");
-        assert_eq!(
-            lines(&feat),
-            lines(&lin),
-            "{method}: feature file and dataset"
-        );
+        // The labels of `words EXTRA` with the input (flag, path), written to a file `tag`.
+        let run = |tag: &str, extra: &str, input: (&str, &std::path::Path)| {
+            let out = dir.join(format!("{method}-{tag}.csv"));
+            let code = mkc(&format!("{words} {extra}"), &[("-o", &out), input]);
+            assert_eq!(code, 0, "{method} {tag}");
+            let labels = lines(&out);
+            assert_eq!(labels.len(), 306, "{method} {tag}");
+            labels
+        };
+        let by_dataset = |recipe: &str| {
+            let extra = format!("--dataset haberman --recipe {recipe}");
+            run(recipe, &extra, ("--data-dir", &data))
+        };
+        let file = run("kernel-file", "", ("--kernel", &kernel));
+        assert_eq!(file, by_dataset("gauss-median"), "{method}: kernel file");
+        let feat = run("features", "--recipe linear", ("--data", &features));
+        assert_eq!(feat, by_dataset("linear"), "{method}: feature file");
     }
     std::fs::remove_dir_all(&dir).ok();
 }

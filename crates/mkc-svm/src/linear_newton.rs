@@ -160,9 +160,8 @@ pub(crate) fn newton(
 
 /// `r_i = z_i − x_iᵀw − b`.
 fn residuals(rows: &Rows, z: &[f64], w: &[f64], b: f64) -> Vec<f64> {
-    (0..rows.n)
-        .map(|i| z[i] - dot(rows.row(i), w) - b)
-        .collect()
+    let xw = rows.products(w);
+    xw.iter().zip(z).map(|(v, zi)| zi - v - b).collect()
 }
 
 /// Newton steps on one μ until stationary (true) or the cap on all steps (false).
@@ -205,7 +204,7 @@ fn stage(
         chol_solve(l.as_ref(), p.as_mut());
         let pw: Vec<f64> = (0..d).map(|j| p[(j, 0)]).collect();
         let pb = p[(d, 0)];
-        let q: Vec<f64> = (0..rows.n).map(|i| dot(rows.row(i), &pw) + pb).collect();
+        let q: Vec<f64> = rows.products(&pw).iter().map(|v| v + pb).collect();
         let t = exact_step(h, &r, &q, (dot(&pw, w), dot(&pw, &pw)));
         w.iter_mut().zip(&pw).for_each(|(wj, pj)| *wj += t * pj);
         *b += t * pb;

@@ -346,7 +346,7 @@ impl LinearSvr {
                     huber
                 }
             }
-            _ => huber,
+            None => huber,
         };
         if m.status.converged {
             return Ok(Some(m));
