@@ -2,32 +2,69 @@
 
 use faer::{Mat, MatRef};
 use mkc_core::{Error, Result};
+use rayon::prelude::*;
+use std::sync::OnceLock;
 
 /// A kernel whose columns are contiguous slices. Borrowed when the input is column-major,
 /// or row-major (then its transpose, equal to it by symmetry, is column-major); copied
 /// otherwise.
-pub enum KernelCols<'a> {
+pub struct KernelCols<'a> {
+    cols: Cols<'a>,
+    /// Whether K_ij and K_ji are the same bits for every pair (checked once, on demand).
+    exact: OnceLock<bool>,
+}
+
+enum Cols<'a> {
     Borrowed(MatRef<'a, f64>),
     Owned(Mat<f64>),
 }
 
+/// Side of the tiles of the exact-symmetry pass.
+const TILE: usize = 64;
+
 impl<'a> KernelCols<'a> {
     /// `k` must already be validated as symmetric.
     pub fn new(k: MatRef<'a, f64>) -> Self {
-        if k.row_stride() == 1 {
-            KernelCols::Borrowed(k)
+        let cols = if k.row_stride() == 1 {
+            Cols::Borrowed(k)
         } else if k.col_stride() == 1 {
-            KernelCols::Borrowed(k.transpose())
+            Cols::Borrowed(k.transpose())
         } else {
-            KernelCols::Owned(k.to_owned())
+            Cols::Owned(k.to_owned())
+        };
+        Self {
+            cols,
+            exact: OnceLock::new(),
         }
     }
 
     fn mat(&self) -> MatRef<'_, f64> {
-        match self {
-            KernelCols::Borrowed(m) => *m,
-            KernelCols::Owned(m) => m.as_ref(),
+        match &self.cols {
+            Cols::Borrowed(m) => *m,
+            Cols::Owned(m) => m.as_ref(),
         }
+    }
+
+    /// Whether the kernel is symmetric bit for bit, K_ij and K_ji the same bits for every
+    /// pair (validation only bounds their difference; every kernel of `mkc-kernels` is
+    /// exact, built on the lower triangle and mirrored). Then a sum over row r of K may
+    /// read column r instead, the same values. Computed once, tile by tile in parallel,
+    /// and cached; the answer does not depend on the number of threads.
+    pub fn exactly_symmetric(&self) -> bool {
+        *self.exact.get_or_init(|| {
+            let n = self.n();
+            let ntiles = n.div_ceil(TILE);
+            (0..ntiles).into_par_iter().all(|tj| {
+                let (j0, j1) = (tj * TILE, ((tj + 1) * TILE).min(n));
+                (tj..ntiles).all(|ti| {
+                    let (i0, i1) = (ti * TILE, ((ti + 1) * TILE).min(n));
+                    (j0..j1).all(|j| {
+                        let cj = self.col(j);
+                        (i0.max(j + 1)..i1).all(|i| cj[i].to_bits() == self.col(i)[j].to_bits())
+                    })
+                })
+            })
+        })
     }
 
     pub fn n(&self) -> usize {

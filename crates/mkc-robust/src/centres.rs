@@ -12,6 +12,9 @@
 use mkc_kmeans::KernelCols;
 use rayon::prelude::*;
 
+/// Rows of S computed together by [`by_rows`].
+const ROWS: usize = 4;
+
 /// Weighted-indicator centres: `labels[i]` is the cluster whose centre sample `i`
 /// supports with coefficient `coef[i]` (0: the sample supports no centre).
 #[derive(Debug, Clone, PartialEq)]
@@ -21,18 +24,18 @@ pub(crate) struct Centres {
     pub(crate) k: usize,
 }
 
-/// `S = K·A` (row-major n × k) and `T_c = a_cᵀ K a_c`.
+/// `S = K·A` (n × k, stored cluster-major: `S_rc` at `s[c·n + r]`) and `T_c = a_cᵀ K a_c`.
 pub(crate) struct Products {
     s: Vec<f64>,
     t: Vec<f64>,
-    k: usize,
+    n: usize,
 }
 
 impl Products {
     /// `−2 S_rc + T_c`: the squared distance of sample r to centre c without its K_rr.
     #[inline]
     pub(crate) fn rel(&self, r: usize, c: usize) -> f64 {
-        self.t[c] - 2.0 * self.s[r * self.k + c]
+        self.t[c] - 2.0 * self.s[c * self.n + r]
     }
 }
 
@@ -68,25 +71,32 @@ impl Centres {
         Centres { labels, coef, k }
     }
 
-    /// `S = K·A` and `T` (one pass over K, rows in parallel, each summed in a fixed order).
+    /// `S = K·A` and `T` (one pass over K, rows in parallel, each S_rc summed over the
+    /// support in ascending sample order, so the result is the same bit for bit on either
+    /// path below and for any number of threads).
     pub(crate) fn products(&self, kc: &KernelCols<'_>) -> Products {
+        self.products_by(kc, kc.exactly_symmetric())
+    }
+
+    /// [`Centres::products`] by columns ([`by_columns`], `K` must be exactly symmetric)
+    /// or by rows ([`by_rows`]).
+    pub(crate) fn products_by(&self, kc: &KernelCols<'_>, columns: bool) -> Products {
         let (n, k) = (kc.n(), self.k);
         let support: Vec<(usize, usize, f64)> = (0..n)
             .filter(|&i| self.coef[i] != 0.0)
             .map(|i| (i, self.labels[i], self.coef[i]))
             .collect();
         let mut s = vec![0.0; n * k];
-        s.par_chunks_mut(k).enumerate().for_each(|(r, row)| {
-            let col = kc.col(r);
-            for &(i, c, a) in &support {
-                row[c] += a * col[i];
-            }
-        });
+        if columns {
+            by_columns(kc, &support, n, &mut s);
+        } else {
+            by_rows(kc, &support, k, &mut s);
+        }
         let mut t = vec![0.0; k];
         for &(i, c, a) in &support {
-            t[c] += a * s[i * k + c];
+            t[c] += a * s[c * n + i];
         }
-        Products { s, t, k }
+        Products { s, t, n }
     }
 
     /// Squared distance of every sample to its own centre, `K_ii − 2 S_{i,ℓ_i} + T_{ℓ_i}`,
@@ -117,4 +127,57 @@ impl Centres {
             .map(|r| kc.diag(r) - 2.0 * s_own[r] + t[self.labels[r]])
             .collect()
     }
+}
+
+/// S (cluster-major, see [`Products`]) row by row: `S_rc += a_i K_ir` reading column r
+/// of K, a gather over the support. ROWS rows at a time, so that each support entry
+/// feeds ROWS independent sums (one row alone waits on `row[c]` from one term to the
+/// next), into a row-major buffer then transposed.
+fn by_rows(kc: &KernelCols<'_>, support: &[(usize, usize, f64)], k: usize, s: &mut [f64]) {
+    let n = kc.n();
+    let mut rows = vec![0.0; n * k];
+    rows.par_chunks_mut(ROWS * k)
+        .enumerate()
+        .for_each(|(b, block)| {
+            let r0 = b * ROWS;
+            if block.len() == ROWS * k {
+                let cols: [&[f64]; ROWS] = std::array::from_fn(|q| kc.col(r0 + q));
+                for &(i, c, a) in support {
+                    for (q, col) in cols.iter().enumerate() {
+                        block[q * k + c] += a * col[i];
+                    }
+                }
+            } else {
+                for (q, row) in block.chunks_mut(k).enumerate() {
+                    let col = kc.col(r0 + q);
+                    for &(i, c, a) in support {
+                        row[c] += a * col[i];
+                    }
+                }
+            }
+        });
+    for (r, row) in rows.chunks(k).enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            s[c * n + r] = v;
+        }
+    }
+}
+
+/// S for an exactly symmetric K (`KernelCols::exactly_symmetric`): K_ir = K_ri, so row
+/// c of Sᵀ is Σ a_i K[:, i] over the support of cluster c, one vectorised `axpy` of a
+/// contiguous column per support entry (`pulp` dispatch; no multiply–add is fused), the
+/// clusters in parallel. Same terms in the same order as [`by_rows`].
+fn by_columns(kc: &KernelCols<'_>, support: &[(usize, usize, f64)], n: usize, s: &mut [f64]) {
+    s.par_chunks_mut(n).enumerate().for_each(|(c, out)| {
+        faer::traits::pulp::Arch::new().dispatch(
+            #[inline(always)]
+            || {
+                for &(i, _, a) in support.iter().filter(|e| e.1 == c) {
+                    for (d, x) in out.iter_mut().zip(kc.col(i)) {
+                        *d += a * *x;
+                    }
+                }
+            },
+        );
+    });
 }
