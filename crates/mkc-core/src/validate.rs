@@ -104,8 +104,9 @@ const TILE: usize = 64;
 /// |m_ij − m_ji| ≤ `tol` for every pair (m square). Lower tiles are compared with the
 /// upper ones (one task per tile column, so the upper triangle is read a tile at a time,
 /// not with stride n); the first offending pair in column order (j, then i > j) is
-/// reported, whatever the number of threads.
-fn symmetric_within(what: &str, m: MatRef<'_, f64>, tol: f64) -> Result<()> {
+/// reported, whatever the number of threads. With `tol = 0` this is exact symmetry
+/// (entries equal as numbers; ±0 alike).
+pub fn symmetric_within(what: &str, m: MatRef<'_, f64>, tol: f64) -> Result<()> {
     let n = m.nrows();
     let ntiles = n.div_ceil(TILE);
     let first = (0..ntiles)

@@ -2,7 +2,6 @@
 
 use faer::{Mat, MatRef};
 use mkc_core::{Error, Result};
-use rayon::prelude::*;
 use std::sync::OnceLock;
 
 /// A kernel whose columns are contiguous slices. Borrowed when the input is column-major,
@@ -18,9 +17,6 @@ enum Cols<'a> {
     Borrowed(MatRef<'a, f64>),
     Owned(Mat<f64>),
 }
-
-/// Side of the tiles of the exact-symmetry pass.
-const TILE: usize = 64;
 
 impl<'a> KernelCols<'a> {
     /// `k` must already be validated as symmetric.
@@ -48,23 +44,13 @@ impl<'a> KernelCols<'a> {
     /// Whether the kernel is symmetric bit for bit, K_ij and K_ji the same bits for every
     /// pair (validation only bounds their difference; every kernel of `mkc-kernels` is
     /// exact, built on the lower triangle and mirrored). Then a sum over row r of K may
-    /// read column r instead, the same values. Computed once, tile by tile in parallel,
-    /// and cached; the answer does not depend on the number of threads.
+    /// read column r instead, the same values (±0 count as equal: either gives the same
+    /// sums). Computed once by `mkc_core::validate::symmetric_within` at tolerance 0 and
+    /// cached; the answer does not depend on the number of threads.
     pub fn exactly_symmetric(&self) -> bool {
-        *self.exact.get_or_init(|| {
-            let n = self.n();
-            let ntiles = n.div_ceil(TILE);
-            (0..ntiles).into_par_iter().all(|tj| {
-                let (j0, j1) = (tj * TILE, ((tj + 1) * TILE).min(n));
-                (tj..ntiles).all(|ti| {
-                    let (i0, i1) = (ti * TILE, ((ti + 1) * TILE).min(n));
-                    (j0..j1).all(|j| {
-                        let cj = self.col(j);
-                        (i0.max(j + 1)..i1).all(|i| cj[i].to_bits() == self.col(i)[j].to_bits())
-                    })
-                })
-            })
-        })
+        *self
+            .exact
+            .get_or_init(|| mkc_core::validate::symmetric_within("kernel", self.mat(), 0.0).is_ok())
     }
 
     pub fn n(&self) -> usize {

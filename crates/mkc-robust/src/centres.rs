@@ -88,7 +88,7 @@ impl Centres {
             .collect();
         let mut s = vec![0.0; n * k];
         if columns {
-            by_columns(kc, &support, n, &mut s);
+            by_columns(kc, &self.members(), n, &mut s);
         } else {
             by_rows(kc, &support, k, &mut s);
         }
@@ -99,15 +99,21 @@ impl Centres {
         Products { s, t, n }
     }
 
+    /// The support of every cluster: (sample, coefficient), samples ascending.
+    fn members(&self) -> Vec<Vec<(usize, f64)>> {
+        let mut members: Vec<Vec<(usize, f64)>> = vec![Vec::new(); self.k];
+        for (i, &a) in self.coef.iter().enumerate().filter(|(_, &a)| a != 0.0) {
+            members[self.labels[i]].push((i, a));
+        }
+        members
+    }
+
     /// Squared distance of every sample to its own centre, `K_ii − 2 S_{i,ℓ_i} + T_{ℓ_i}`,
     /// for the kernel `kc` (eq. (16) for one kernel). Only the own cluster's support is
     /// read, Σ_c |c|² kernel entries in all.
     pub(crate) fn own_distances(&self, kc: &KernelCols<'_>) -> Vec<f64> {
         let n = kc.n();
-        let mut members: Vec<Vec<(usize, f64)>> = vec![Vec::new(); self.k];
-        for i in (0..n).filter(|&i| self.coef[i] != 0.0) {
-            members[self.labels[i]].push((i, self.coef[i]));
-        }
+        let members = self.members();
         let s_own: Vec<f64> = (0..n)
             .into_par_iter()
             .map(|r| {
@@ -167,12 +173,12 @@ fn by_rows(kc: &KernelCols<'_>, support: &[(usize, usize, f64)], k: usize, s: &m
 /// c of Sᵀ is Σ a_i K[:, i] over the support of cluster c, one vectorised `axpy` of a
 /// contiguous column per support entry (`pulp` dispatch; no multiply–add is fused), the
 /// clusters in parallel. Same terms in the same order as [`by_rows`].
-fn by_columns(kc: &KernelCols<'_>, support: &[(usize, usize, f64)], n: usize, s: &mut [f64]) {
-    s.par_chunks_mut(n).enumerate().for_each(|(c, out)| {
+fn by_columns(kc: &KernelCols<'_>, members: &[Vec<(usize, f64)>], n: usize, s: &mut [f64]) {
+    s.par_chunks_mut(n).zip(members).for_each(|(out, support)| {
         faer::traits::pulp::Arch::new().dispatch(
             #[inline(always)]
             || {
-                for &(i, _, a) in support.iter().filter(|e| e.1 == c) {
+                for &(i, a) in support {
                     for (d, x) in out.iter_mut().zip(kc.col(i)) {
                         *d += a * *x;
                     }
