@@ -31,6 +31,7 @@ mod operator;
 mod options;
 mod ortho;
 mod par;
+mod tridiagonal;
 
 pub use dense::{dense_sym, sym_evd};
 pub use operator::{SymOperator, WeightedKernelSum};
