@@ -1,5 +1,7 @@
-//! Dense symmetric eigendecomposition (faer's `self_adjoint_evd`, tridiagonalisation +
-//! divide and conquer, run sequentially so that results do not depend on the thread count) and the selection of the top or bottom k pairs from it.
+//! Dense symmetric eigendecomposition and the selection of the top or bottom k pairs:
+//! faer's `self_adjoint_evd` (tridiagonalisation + divide and conquer, sequential) up to
+//! n = 512, above it only the wanted pairs (`par::sym_evd_range`). Neither depends on the
+//! number of threads.
 
 use super::{sign_normalize, EigenInfo, EigenMethod, EigenPairs, SymOperator, Which};
 use faer::{Mat, MatRef, Par};
@@ -27,8 +29,8 @@ pub fn sym_evd(a: MatRef<'_, f64>) -> Result<(Vec<f64>, Mat<f64>)> {
     super::par::sym_evd_unchecked(a)
 }
 
-/// Matrices up to this order take the full decomposition's eigenvectors, larger ones
-/// transform back only the wanted ones.
+/// Matrices up to this order take the full decomposition, larger ones compute and
+/// transform back only the wanted pairs (bisection and inverse iteration).
 const SUBSET_ABOVE: usize = 512;
 
 /// The `k` wanted pairs of the symmetric matrix `a` from a full decomposition.

@@ -2,7 +2,9 @@
 //! deterministic.
 //!
 //! Small problems (n ≤ `dense_below`) and problems where k is a sizeable fraction of n
-//! use the dense solver ([`dense_sym`], faer's `self_adjoint_eigen`). Everything else uses
+//! use the dense solver: faer's full `self_adjoint_evd` up to n = 512 ([`dense_sym`] always),
+//! above that tridiagonalisation, bisection and inverse iteration for the k wanted pairs
+//! only (the method of LAPACK's `dsyevx`; `tridiagonal` module). Everything else uses
 //! a thick-restart block Lanczos iteration with full reorthogonalisation and explicit
 //! Rayleigh–Ritz ([`krylov`](self) module docs below), which
 //! - starts from a seeded random block (or from a caller's basis: [`top_k_warm`]),
@@ -55,7 +57,8 @@ pub struct EigenPairs {
 /// Which solver produced a result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EigenMethod {
-    /// Full decomposition (faer `self_adjoint_eigen`).
+    /// Dense solver: full decomposition (n ≤ 512) or tridiagonalisation, bisection and
+    /// inverse iteration for the wanted pairs (n > 512).
     Dense,
     /// Thick-restart block Lanczos.
     BlockLanczos,

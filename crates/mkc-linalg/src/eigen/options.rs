@@ -25,7 +25,7 @@ mkc_core::params! {
         /// Maximal basis size before a thick restart; `None` picks max(8b, 3k + 2b)
         /// (a basis large enough that typical kernel spectra converge without a restart).
         pub max_basis: Option<usize> = None,
-        /// Use the dense solver (faer `self_adjoint_eigen`) when n is at most this (default 256).
+        /// Use the dense solver (module docs) when n is at most this (default 256).
         pub dense_below: usize = 256,
         /// Also use the dense solver when the basis would exceed this fraction of n
         /// (default 0.3: for k a sizeable fraction of n a full decomposition is cheaper).
