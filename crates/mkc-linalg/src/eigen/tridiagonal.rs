@@ -19,8 +19,9 @@
 //!   Gram–Schmidt, two passes) against the cluster's earlier vectors. Unlike `dstein`,
 //!   equal eigenvalues are not separated by 10·ε·|λ| before factoring: the random
 //!   starts and the orthogonalisation already give distinct vectors, and the
-//!   separations add up to residuals of m·10·ε·|λ| in a cluster of m equal values. Clusters are independent and run in parallel: no result depends on the
-//!   number of threads.
+//!   separations add up to residuals of m·10·ε·|λ| in a cluster of m equal values.
+//!   Clusters are independent and run in parallel: no result depends on the number of
+//!   threads.
 //! - **Acceptance**: the returned vectors must be orthonormal to 10⁻¹¹ (every pair,
 //!   checked with one k×k Gram matrix); otherwise, or when an iteration does not converge
 //!   or T is zero or non-finite, the functions return `None` and the caller uses the
