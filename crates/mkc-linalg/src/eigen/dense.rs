@@ -47,14 +47,15 @@ pub(crate) fn dense_select(a: MatRef<'_, f64>, k: usize, which: Which) -> Result
         Which::Bottom => 0,
         Which::Top => n - k,
     };
-    let (s, u, (smin, smax)) = if n > SUBSET_ABOVE {
-        let r = super::par::sym_evd_range(a, lo, k)?;
-        (r.values, r.vectors, r.extremes)
+    let super::par::RangeEvd {
+        values: s,
+        vectors: u,
+        extremes: (smin, smax),
+    } = if n > SUBSET_ABOVE {
+        super::par::sym_evd_range(a, lo, k)?
     } else {
         let (s, u) = super::par::sym_evd_unchecked(a)?;
-        let v = u.subcols(lo, k).to_owned();
-        let ext = (s[0], s[n - 1]);
-        (s[lo..lo + k].to_vec(), v, ext)
+        super::par::RangeEvd::from_full(&s, &u, lo, k)
     };
     let pick = |c: usize| match which {
         Which::Bottom => c,

@@ -7,7 +7,7 @@
 //! eigensolver returns bit-identical results on 1 or 64 threads.
 
 use faer::diag::Diag;
-use faer::dyn_stack::{MemBuffer, MemStack, StackReq};
+use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::linalg::evd::{
     self_adjoint_evd, self_adjoint_evd_scratch, tridiag, tridiagonal_self_adjoint_evd,
     ComputeEigenvectors,
@@ -125,6 +125,17 @@ pub(crate) struct RangeEvd {
     pub extremes: (f64, f64),
 }
 
+impl RangeEvd {
+    /// Pairs `lo..lo + k` of a full decomposition (values ascending, vectors as columns).
+    pub(crate) fn from_full(s: &[f64], u: &Mat<f64>, lo: usize, k: usize) -> Self {
+        RangeEvd {
+            values: s[lo..lo + k].to_vec(),
+            vectors: u.subcols(lo, k).to_owned(),
+            extremes: (s[0], s[s.len() - 1]),
+        }
+    }
+}
+
 /// Split of faer's tridiagonalisation (its fused symmetric rank-2 update and product
 /// split into this many column ranges, partial products added in range order): a
 /// constant, so the result is the same for any number of threads.
@@ -145,18 +156,14 @@ pub(crate) fn sym_evd_range(a: MatRef<'_, f64>, lo: usize, k: usize) -> Result<R
     debug_assert!(lo + k <= n);
     if n < 2 || k == n {
         let (s, u) = sym_evd_unchecked(a)?;
-        return Ok(RangeEvd {
-            values: s[lo..lo + k].to_vec(),
-            vectors: u.subcols(lo, k).to_owned(),
-            extremes: (s[0], s[n - 1]),
-        });
+        return Ok(RangeEvd::from_full(&s, &u, lo, k));
     }
     let par = Par::rayon(TRIDIAG_SPLIT);
-    let mut buf = MemBuffer::new(StackReq::any_of(&[
-        self_adjoint_evd_scratch::<f64>(n, ComputeEigenvectors::Yes, Par::Seq, Default::default()),
-        tridiag::tridiag_in_place_scratch::<f64>(n, par, Default::default()),
-    ]));
-    let stack = MemStack::new(&mut buf);
+    let mut buf = MemBuffer::new(tridiag::tridiag_in_place_scratch::<f64>(
+        n,
+        par,
+        Default::default(),
+    ));
     let mut trid = Mat::<f64>::zeros(n, n);
     trid.copy_from_triangular_lower(a);
     let bs = faer::linalg::qr::no_pivoting::factor::recommended_block_size::<f64>(n, n);
@@ -165,7 +172,7 @@ pub(crate) fn sym_evd_range(a: MatRef<'_, f64>, lo: usize, k: usize) -> Result<R
         trid.as_mut(),
         householder.as_mut(),
         par,
-        stack,
+        MemStack::new(&mut buf),
         Default::default(),
     );
     let d: Vec<f64> = (0..n).map(|i| trid[(i, i)]).collect();
@@ -177,12 +184,8 @@ pub(crate) fn sym_evd_range(a: MatRef<'_, f64>, lo: usize, k: usize) -> Result<R
     } = match subset(&d, &e, lo, k) {
         Some(found) => found,
         None => {
-            let (s, u) = tridiagonal_evd(&d, &e, stack)?;
-            RangeEvd {
-                values: s[lo..lo + k].to_vec(),
-                vectors: u.subcols(lo, k).to_owned(),
-                extremes: (s[0], s[n - 1]),
-            }
+            let (s, u) = tridiagonal_evd(&d, &e)?;
+            RangeEvd::from_full(&s, &u, lo, k)
         }
     };
     let reflectors = trid.submatrix(1, 0, n - 1, n - 1);
@@ -231,9 +234,16 @@ fn subset(d: &[f64], e: &[f64], lo: usize, k: usize) -> Option<RangeEvd> {
     })
 }
 
-/// Every eigenpair of the tridiagonal matrix (`d`, `e`), faer's divide and conquer.
-fn tridiagonal_evd(d: &[f64], e: &[f64], stack: &mut MemStack) -> Result<(Vec<f64>, Mat<f64>)> {
+/// Every eigenpair of the tridiagonal matrix (`d`, `e`), faer's divide and conquer (its
+/// workspace, O(n²), allocated here: only when inverse iteration was not accepted).
+fn tridiagonal_evd(d: &[f64], e: &[f64]) -> Result<(Vec<f64>, Mat<f64>)> {
     let n = d.len();
+    let mut buf = MemBuffer::new(self_adjoint_evd_scratch::<f64>(
+        n,
+        ComputeEigenvectors::Yes,
+        Par::Seq,
+        Default::default(),
+    ));
     let diag = faer::Col::<f64>::from_fn(n, |i| d[i]).into_diagonal();
     let sub = faer::Col::<f64>::from_fn(n, |i| e.get(i).copied().unwrap_or(0.0)).into_diagonal();
     let mut s = Diag::<f64>::zeros(n);
@@ -244,7 +254,7 @@ fn tridiagonal_evd(d: &[f64], e: &[f64], stack: &mut MemStack) -> Result<(Vec<f6
         s.as_mut(),
         Some(u.as_mut()),
         Par::Seq,
-        stack,
+        MemStack::new(&mut buf),
         Default::default(),
     )
     .map_err(|e| Error::numerical("symmetric eigendecomposition", format!("{e:?}")))?;
