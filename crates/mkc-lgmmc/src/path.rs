@@ -13,13 +13,14 @@ pub trait InputPath: Copy {
     fn forced(self) -> Option<bool>;
 
     /// Whether a fit on `data` takes the linear feature path: the forced choice, or,
-    /// automatically, when the set has features and either no kernel or exactly one
-    /// kernel whose name ends in `linear` (the workspace's name of `XXᵀ`, so the feature
-    /// path computes the same kernel without forming it).
+    /// automatically, when the set has features and either no kernel or one kernel that
+    /// is their linear kernel `XXᵀ` ([`KernelSet::is_features_linear`]: named `…linear`
+    /// and matching the features' inner products where probed), so the feature path
+    /// computes the same kernel without forming it. A normalised or per-view linear
+    /// kernel stays on the kernel path.
     fn is_linear(self, data: &KernelSet<'_>) -> bool {
         self.forced().unwrap_or_else(|| {
-            data.features().is_some()
-                && (data.is_empty() || (data.len() == 1 && data.names()[0].ends_with("linear")))
+            data.features().is_some() && (data.is_empty() || data.is_features_linear())
         })
     }
 

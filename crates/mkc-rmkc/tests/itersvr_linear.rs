@@ -1,7 +1,7 @@
 //! iterSVR's linear feature-space path: it runs the kernel path's algorithm on the linear
 //! kernel without forming it (same labels, same outputs to the solvers' tolerance), the
-//! path choice leaves every kernel input on the kernel path, determinism, restarts, the
-//! balance bound, and typed errors.
+//! path choice (a kernel goes to feature space only when it is the features' `XXᵀ`),
+//! determinism, restarts, the balance bound, and typed errors.
 
 mod common;
 
@@ -92,8 +92,8 @@ fn fit_starts_from_kmeans_as_the_kernel_path_does() {
     }
 }
 
-/// `Auto` reads the kernel whenever there is one (features or not); `Linear` needs
-/// features, `Kernel` needs a kernel.
+/// `Auto` reads a kernel that is not named as the features' linear kernel (features or
+/// not); `Linear` needs features, `Kernel` needs a kernel.
 #[test]
 fn the_path_choice() {
     let n = 30;
@@ -140,6 +140,45 @@ fn the_path_choice() {
             .unwrap_err(),
     ] {
         assert!(matches!(e, Error::InvalidInput { .. }), "{e:?}");
+    }
+}
+
+/// `Auto` with the features and their linear kernel named `linear`: kernel k-means on the
+/// kernel starts the run (the kernel path's start for the seed), the SVRs run in feature
+/// space (the same run as the feature path from those labels). The same kernel scaled
+/// by 2, or named otherwise, stays on the kernel path.
+#[test]
+fn auto_runs_the_features_linear_kernel_in_feature_space() {
+    let n = 40;
+    let x = features(n, 0.8, 5);
+    let ks = linear_kernel(x.as_ref());
+    fn named<'a>(ks: &'a [Mat<f64>], x: &'a Mat<f64>, name: &str) -> KernelSet<'a> {
+        KernelSet::new(ks)
+            .unwrap()
+            .with_names(vec![name.to_string()])
+            .unwrap()
+            .with_features(x.as_ref())
+            .unwrap()
+    }
+    let both = named(&ks, &x, "linear");
+    let features_only = KernelSet::from_features(x.as_ref()).unwrap();
+    let auto = tight(1.0).check().unwrap();
+    let forced_kernel = tight(1.0).path(IterSvrPath::Kernel).check().unwrap();
+    for seed in [0u64, 6] {
+        let a = auto.fit(&both, 2, seed).unwrap();
+        let k = forced_kernel.fit(&both, 2, seed).unwrap();
+        assert!(a.diagnostics.linear_path && !k.diagnostics.linear_path);
+        assert_eq!(a.diagnostics.initial_labels, k.diagnostics.initial_labels);
+        let l = auto
+            .fit_from(&features_only, &a.diagnostics.initial_labels)
+            .unwrap();
+        assert_eq!((&a.labels, &a.objective), (&l.labels, &l.objective));
+        let phases: Vec<&str> = a.timings.phases().iter().map(|p| p.0).collect();
+        assert_eq!(phases, ["kmeans", "features", "svm"]);
+    }
+    let doubled = vec![Mat::from_fn(n, n, |i, j| 2.0 * ks[0][(i, j)])];
+    for set in [named(&doubled, &x, "linear"), named(&ks, &x, "gaussian")] {
+        assert!(!auto.fit(&set, 2, 0).unwrap().diagnostics.linear_path);
     }
 }
 

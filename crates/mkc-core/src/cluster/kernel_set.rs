@@ -3,6 +3,11 @@
 use crate::{validate, Error, Result};
 use faer::{Mat, MatRef};
 
+/// Relative tolerance of [`KernelSet::is_features_linear`]: a kernel computed as `XXᵀ`
+/// in any summation order agrees to about `d·ε` relative; 1e-10 leaves room for d up
+/// to ~10⁵ and rejects any rescaling.
+pub const LINEAR_RTOL: f64 = 1e-10;
+
 /// A set of `m ≥ 1` kernel matrices of one size `n × n`, each checked once when the set is
 /// built (non-empty, square, finite, symmetric within [`validate::SYMMETRY_RTOL`]), plus an
 /// optional `n × d` feature matrix (rows = samples) for the methods that work in feature
@@ -135,6 +140,31 @@ impl<'a> KernelSet<'a> {
             ));
         }
         Ok(&self.kernels)
+    }
+
+    /// Whether the set is one kernel that is the linear kernel `XXᵀ` of its features, so
+    /// that a method may work in feature space instead (LG-MMC's, GMMC's, CPMMC's and
+    /// iterSVR's automatic paths): exactly one kernel, named `…linear` (the workspace's
+    /// name of `XXᵀ`), and features whose row inner products `x_i·x_j` match `K_ij` on the
+    /// diagonal and the first off-diagonal to within [`LINEAR_RTOL`]`·‖x_i‖‖x_j‖`.
+    ///
+    /// The name alone is not enough: a linear kernel that was normalised (scaled,
+    /// centred), built from one view of features stored side by side, or from features
+    /// scaled differently is named `linear` too. The O(nd) probe of 2n − 1 entries
+    /// catches all of these; it is not a proof that every entry agrees.
+    pub fn is_features_linear(&self) -> bool {
+        let (Some(x), [k]) = (self.features, self.kernels.as_slice()) else {
+            return false;
+        };
+        if !self.names[0].ends_with("linear") || x.nrows() != k.nrows() {
+            return false;
+        }
+        let n = x.nrows();
+        let dot = |i: usize, j: usize| (0..x.ncols()).map(|c| x[(i, c)] * x[(j, c)]).sum::<f64>();
+        let norms: Vec<f64> = (0..n).map(|i| dot(i, i).sqrt()).collect();
+        let agrees =
+            |i: usize, j: usize| (k[(i, j)] - dot(i, j)).abs() <= LINEAR_RTOL * norms[i] * norms[j];
+        (0..n).all(|i| agrees(i, i)) && (1..n).all(|i| agrees(i, i - 1))
     }
 
     /// The features, or an [`Error::InvalidInput`] naming `method` when none are attached.

@@ -11,7 +11,7 @@ mod weights;
 
 pub use clusterer::{check_binary, check_n_clusters, Clusterer, DiagnosticList, DynClusterer};
 pub use clustering::{Clustering, DiagnosticValue, Diagnostics};
-pub use kernel_set::{KernelSet, OneKernel};
+pub use kernel_set::{KernelSet, OneKernel, LINEAR_RTOL};
 pub use restarts::{one_kernel_restarts, parallel_fits, seed_free_restarts};
 pub use timings::Timings;
 pub use weights::{KernelWeights, WeightConstraint};

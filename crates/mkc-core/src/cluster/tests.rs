@@ -153,3 +153,56 @@ fn contract_erases_diagnostics_and_runs_restarts_in_seed_order() {
     let e = Parity.fit(&set, 3, 0).unwrap_err();
     assert!(e.to_string().contains("two-cluster"), "{e}");
 }
+
+/// `is_features_linear`: true for the features' `XXᵀ` named `…linear` (any summation
+/// order), false for the same kernel rescaled, centred, built from one view of the
+/// features, named otherwise, next to a second kernel, or without features.
+#[test]
+fn features_linear_kernel_is_recognised() {
+    let (n, d) = (6, 3);
+    let x = Mat::from_fn(n, d, |i, j| {
+        ((i * 7 + j * 3) % 5) as f64 - 1.5 + 0.1 * j as f64
+    });
+    let gram = |cols: &[usize]| {
+        Mat::from_fn(n, n, |i, j| {
+            cols.iter()
+                .rev()
+                .map(|&c| x[(i, c)] * x[(j, c)])
+                .sum::<f64>()
+        })
+    };
+    let set = |k: Mat<f64>, name: &str| {
+        let ks = vec![k];
+        let s = KernelSet::new(&ks)
+            .unwrap()
+            .with_names(vec![name.into()])
+            .unwrap()
+            .with_features(x.as_ref())
+            .unwrap();
+        s.is_features_linear()
+    };
+    let k = gram(&[0, 1, 2]);
+    assert!(set(k.clone(), "linear"));
+    assert!(set(k.clone(), "view2/linear"));
+    assert!(!set(k.clone(), "gaussian"));
+    assert!(!set(Mat::from_fn(n, n, |i, j| 1.001 * k[(i, j)]), "linear"));
+    let mean = |i: usize| (0..n).map(|j| k[(i, j)]).sum::<f64>() / n as f64;
+    let total = (0..n).map(mean).sum::<f64>() / n as f64;
+    let centred = Mat::from_fn(n, n, |i, j| k[(i, j)] - mean(i) - mean(j) + total);
+    assert!(!set(centred, "linear"));
+    assert!(!set(gram(&[0, 2]), "linear"));
+    let two = vec![k.clone(), k.clone()];
+    let s = KernelSet::new(&two)
+        .unwrap()
+        .with_names(vec!["linear".into(), "linear".into()])
+        .unwrap()
+        .with_features(x.as_ref())
+        .unwrap();
+    assert!(!s.is_features_linear());
+    let one = vec![k];
+    let s = KernelSet::new(&one)
+        .unwrap()
+        .with_names(vec!["linear".into()])
+        .unwrap();
+    assert!(!s.is_features_linear());
+}

@@ -5,10 +5,13 @@
 //! RMKC paper's protocol: ℓ = 0.03N (balanced data) or 0.3N (unbalanced), C on the grid
 //! {1e-2, …, 1e2}, 30 runs. The bound is the parameter `ell` (a fraction of N), not
 //! `balance` as for RMKC, so that a table's per-row `ell` leaves RMKC's ℓ = 0.5N alone.
-//! `kernel-type = "auto"` (default, `IterSvrPath::Auto`) runs the linear feature-space
-//! path (no n x n matrix, coordinate-descent SVR) when the recipe builds no kernel
-//! (features-only recipes, e.g. LG-MMC's MNIST pairs: the paper's linear kernel there), and
-//! the precomputed-kernel path whenever there is a kernel; `linear` / `kernel` force one.
+//! `kernel-type = "auto"` (default, `IterSvrPath::Auto`) runs the SVRs on the linear
+//! feature-space path (no n x n matrix, semismooth Newton SVR) when the recipe builds no
+//! kernel (features-only recipes, e.g. LG-MMC's MNIST pairs: the paper's linear kernel
+//! there) or the job's kernel is the linear kernel of the scaled features
+//! (`KernelSet::is_features_linear`: LG-MMC's `linear` column; the start is still kernel
+//! k-means on that kernel), and the precomputed-kernel path for every other kernel;
+//! `linear` / `kernel` force one.
 
 use super::KernelUse;
 use mkc_rmkc::itersvr::IterSvrPath;

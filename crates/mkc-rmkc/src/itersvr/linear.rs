@@ -19,15 +19,27 @@ pub enum IterSvrPath {
     /// ([`mkc_core::KernelSet::require_features`]), in feature space: no n x n matrix,
     /// dual coordinate descent. The set's kernels are not read.
     Linear,
-    /// [`IterSvrPath::Linear`] when the set has features and no kernel,
-    /// [`IterSvrPath::Kernel`] otherwise (default). Unlike LG-MMC's `Auto`, a single
-    /// kernel named `linear` stays on the kernel path, so that every kernel-path result
-    /// is unchanged.
+    /// LG-MMC's automatic rule ([`mkc_lgmmc::InputPath::is_linear`]): the linear path
+    /// when the set has features and either no kernel or one kernel that is their
+    /// linear kernel `XXᵀ` ([`mkc_core::KernelSet::is_features_linear`]), the kernel
+    /// path otherwise (default). Given such a kernel, the run still starts from kernel
+    /// k-means on it, as the kernel path (the same start for the same seed); only the
+    /// SVRs move to feature space.
     #[default]
     Auto,
 }
 
 mkc_core::param_words!(IterSvrPath { "auto" => IterSvrPath::Auto, "linear" => IterSvrPath::Linear, "kernel" => IterSvrPath::Kernel });
+
+impl mkc_lgmmc::InputPath for IterSvrPath {
+    fn forced(self) -> Option<bool> {
+        match self {
+            IterSvrPath::Linear => Some(true),
+            IterSvrPath::Kernel => Some(false),
+            IterSvrPath::Auto => None,
+        }
+    }
+}
 
 /// How the linear path starts.
 pub(super) enum Start {
@@ -66,25 +78,22 @@ impl SvrStep for LinearStep {
 impl IterSvr {
     /// Whether `data` goes to the linear feature-space path ([`IterSvrPath`]).
     pub(super) fn linear_path(&self, data: &KernelSet<'_>) -> bool {
-        match self.path {
-            IterSvrPath::Linear => true,
-            IterSvrPath::Kernel => false,
-            IterSvrPath::Auto => data.features().is_some() && data.is_empty(),
-        }
+        mkc_lgmmc::InputPath::is_linear(self.path, data)
     }
 
     /// One run on the linear kernel of the samples `x` (n x d, validated by the kernel
     /// set): features prepared (centred, phase "features"), the start (phase "kmeans":
     /// k-means with `seed`, or the given labels), then the alternation; `seed` also
-    /// permutes the coordinate-descent epochs.
+    /// permutes the coordinate-descent epochs. `timings` may already hold the phases of
+    /// a start computed elsewhere.
     pub(super) fn fit_linear(
         &self,
         x: MatRef<'_, f64>,
         start: Start,
         seed: u64,
+        mut timings: Timings,
         t0: Instant,
     ) -> Result<Clustering<IterSvrDiagnostics>> {
-        let mut timings = Timings::default();
         let data = timings.time("features", || LinearFeatures::new(x, true))?;
         let y0 = match start {
             Start::Labels(y) => y,
