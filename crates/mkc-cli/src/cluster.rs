@@ -89,6 +89,8 @@ pub struct Loaded {
     pub kernels: Vec<Mat<f64>>,
     pub names: Vec<String>,
     pub features: Option<Mat<f64>>,
+    /// Per kernel, its own feature map where it has one (`Prepared::kernel_features`).
+    pub kernel_features: Vec<Option<Mat<f64>>>,
     pub truth: Option<Vec<usize>>,
     pub n_clusters: Option<usize>,
     pub dataset: String,
@@ -141,6 +143,7 @@ fn load_dataset(
         kernels: p.kernels,
         names: p.kernel_names,
         features: p.features,
+        kernel_features: p.kernel_features,
         truth: Some(p.truth),
         n_clusters: Some(p.n_clusters),
         dataset: name.to_string(),
@@ -162,6 +165,7 @@ fn load_features(path: &Path, recipe: Option<&str>, config: Option<&Path>) -> Re
         kernels,
         names,
         features: x,
+        kernel_features: vec![],
         truth: None,
         n_clusters: None,
         dataset: path.display().to_string(),
@@ -202,6 +206,7 @@ fn load_kernel_files(files: &[PathBuf]) -> Result<Loaded> {
         kernels,
         names,
         features: None,
+        kernel_features: vec![],
         truth,
         n_clusters: None,
         dataset: String::new(),
@@ -342,10 +347,15 @@ pub fn run(a: ClusterArgs, given: &[(String, String)]) -> Result<()> {
     mkc_core::validate::n_clusters(k, n, 2)?;
     let m = loaded.kernels.len();
     let (lo, hi) = kernel_range(method, m, a.kernel_index)?;
+    // A single kernel brings its own feature map when it has one (as in the experiments).
+    let own = match hi - lo {
+        1 => loaded.kernel_features.get(lo).and_then(Option::as_ref),
+        _ => None,
+    };
     let input = Input {
         kernels: &loaded.kernels[lo..hi],
         kernel_names: &loaded.names[lo..hi],
-        features: loaded.features.as_ref().map(|x| x.as_ref()),
+        features: own.or(loaded.features.as_ref()).map(|x| x.as_ref()),
         n_clusters: k,
         n,
     };

@@ -56,12 +56,26 @@ pub struct Prepared {
     pub kernel_names: Vec<String>,
     /// Scaled features (views side by side), when the dataset has dense features.
     pub features: Option<Mat<f64>>,
+    /// Per kernel, a feature map of its own where it differs from `features` (empty, or
+    /// one entry per kernel): the scaled view of a per-view linear kernel, so that a
+    /// single-kernel method with a feature-space path can take it
+    /// ([`Prepared::features_of`]).
+    pub kernel_features: Vec<Option<Mat<f64>>>,
     /// The recipe the kernels were built with when it is not the row's own (a column's
     /// `row_recipes`); `None` for the row's own recipe.
     pub recipe: Option<String>,
 }
 
 impl Prepared {
+    /// The features a single-kernel job on kernel `p` gets (`None`: a job on all
+    /// kernels): the kernel's own feature map ([`Prepared::kernel_features`]) if it has
+    /// one, else the dataset's features.
+    pub fn features_of(&self, p: Option<usize>) -> Option<faer::MatRef<'_, f64>> {
+        p.and_then(|p| self.kernel_features.get(p)?.as_ref())
+            .or(self.features.as_ref())
+            .map(|x| x.as_ref())
+    }
+
     /// The dataset key, with `@recipe` when the kernels were built by another recipe
     /// than the row's own (`mnist-1v7@lgmmc-gauss5`): names the kernel set in the kernel
     /// times.
@@ -112,8 +126,52 @@ fn hcat(views: &[(String, Mat<f64>)]) -> Mat<f64> {
     out
 }
 
-/// The built kernels, their names, and the scaled features (when dense).
-type Built = (Vec<Mat<f64>>, Vec<String>, Option<Mat<f64>>);
+/// The built kernels, their names, the scaled features (when dense) and the kernels'
+/// own feature maps ([`Prepared::kernel_features`]; empty when none differ from the
+/// features).
+struct Built {
+    kernels: Vec<Mat<f64>>,
+    names: Vec<String>,
+    features: Option<Mat<f64>>,
+    kernel_features: Vec<Option<Mat<f64>>>,
+}
+
+impl Built {
+    fn plain(kernels: Vec<Mat<f64>>, names: Vec<String>, features: Option<Mat<f64>>) -> Self {
+        Built {
+            kernels,
+            names,
+            features,
+            kernel_features: Vec::new(),
+        }
+    }
+}
+
+/// The feature map of each per-view linear kernel: `√s · X_v` for the kernel named
+/// `{view}/linear` of view `X_v`, with `s = tr K / ‖X_v‖²_F` the factor of the recipe's
+/// normalisations (multiplicative, trace and max normalisation only rescale). Whether the
+/// kernel is `(√s X_v)(√s X_v)ᵀ` is not assumed: a method checks it before it uses the
+/// map (`KernelSet::is_features_linear`), so a centred or unit-diagonal kernel simply
+/// stays on its kernel path.
+fn linear_view_maps(
+    kernels: &[Mat<f64>],
+    names: &[String],
+    views: &[(String, Mat<f64>)],
+) -> Vec<Option<Mat<f64>>> {
+    kernels
+        .iter()
+        .zip(names)
+        .map(|(k, name)| {
+            let view = name.strip_suffix("/linear")?;
+            let x = &views.iter().find(|(v, _)| v == view)?.1;
+            let trace: f64 = (0..k.nrows()).map(|i| k[(i, i)]).sum();
+            let norm2: f64 = x.col_iter().flat_map(|c| c.iter().map(|v| v * v)).sum();
+            let root = (trace / norm2).sqrt();
+            (root.is_finite() && root > 0.0)
+                .then(|| Mat::from_fn(x.nrows(), x.ncols(), |i, j| root * x[(i, j)]))
+        })
+        .collect()
+}
 
 /// The class subset of `cfg` (rows kept, relabelled 0.. in the order listed), or every
 /// sample with its class.
@@ -171,7 +229,7 @@ fn from_kernels(
         normalize_all(&mut ks, &rc.normalize)?;
     }
     let names = (0..ks.len()).map(|p| format!("K{}", p + 1)).collect();
-    Ok((ks, names, None))
+    Ok(Built::plain(ks, names, None))
 }
 
 /// One dense feature matrix: scaled, then the recipe's kernels.
@@ -181,7 +239,7 @@ fn from_dense(x: &Mat<f64>, rows: Option<&[usize]>, rc: &Recipe) -> Result<Built
     let views = vec![(String::new(), x)];
     let (k, names) = build_kernels(&views, rc)?;
     let x = views.into_iter().next().map(|v| v.1);
-    Ok((k, names, x))
+    Ok(Built::plain(k, names, x))
 }
 
 /// Named views (all, or those `cfg` lists, in its order): each scaled, then the
@@ -218,12 +276,19 @@ fn from_views(
         scale_features(&mut v.1, rc.scale);
     }
     let all = hcat(&chosen);
-    let (k, names) = if rc.per_view {
-        build_kernels(&chosen, rc)?
+    if rc.per_view {
+        let (k, names) = build_kernels(&chosen, rc)?;
+        let kernel_features = linear_view_maps(&k, &names, &chosen);
+        Ok(Built {
+            kernels: k,
+            names,
+            features: Some(all),
+            kernel_features,
+        })
     } else {
-        build_kernels(&[(String::new(), all.clone())], rc)?
-    };
-    Ok((k, names, Some(all)))
+        let (k, names) = build_kernels(&[(String::new(), all.clone())], rc)?;
+        Ok(Built::plain(k, names, Some(all)))
+    }
 }
 
 /// Sparse features: linear and cosine kernels sparse, the others on a dense copy.
@@ -265,7 +330,7 @@ fn from_sparse(
         names.push(format!("{:?}", e.kind).to_lowercase());
     }
     normalize_all(&mut ks, &rc.normalize)?;
-    Ok((ks, names, None))
+    Ok(Built::plain(ks, names, None))
 }
 
 /// The kernels of `features` (rows `rows`) by the recipe.
@@ -306,8 +371,12 @@ pub fn prepare(
     let n_classes = mkc_core::validate::labels(&format!("{what}: labels"), &truth, 2)?;
     let n_clusters = cfg.clusters.unwrap_or(n_classes);
     mkc_core::validate::n_clusters(n_clusters, n, 2)?;
-    let (kernels, kernel_names, features) =
-        build(raw.features, rows.as_deref(), cfg, recipe, &what)?;
+    let Built {
+        kernels,
+        names: kernel_names,
+        features,
+        kernel_features,
+    } = build(raw.features, rows.as_deref(), cfg, recipe, &what)?;
     if kernels.is_empty() {
         // A features-only recipe: the methods get the scaled features and no kernel.
         if features.is_none() {
@@ -330,6 +399,10 @@ pub fn prepare(
         kernels,
         kernel_names,
         features,
+        kernel_features,
         recipe: None,
     })
 }
+
+#[cfg(test)]
+mod tests;

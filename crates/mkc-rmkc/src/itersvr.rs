@@ -43,16 +43,18 @@
 //! # The linear feature-space path (MNIST, and every linear kernel of its features)
 //!
 //! [`IterSvrPath`] ([`IterSvrParams::path`]) chooses the input by LG-MMC's rule
-//! (`mkc_lgmmc::InputPath`): with `Auto` (default) a set that holds features and either
-//! **no kernel** or one kernel that is their linear kernel `K = XXᵀ`
-//! ([`mkc_core::KernelSet::is_features_linear`]) runs iterSVR in feature space (an MNIST
-//! pair's kernel takes 1.8 GB and is never formed); any other kernel runs the kernel
-//! path. (Such a kernel used to stay on the kernel path, where SMO needed up to 0.4 s
-//! per SVR at n = 349 (Spectf, C = 100: the dual of a rank-44 kernel is as degenerate
-//! as MNIST's below) where the feature space takes about 2 ms. Cells of the LG-MMC table moved with the switch, listed in
-//! `configs/lgmmc.toml`: both paths solve the same SVR to the same tolerance, but its
-//! optimum is not unique and the alternation amplifies the difference.) On the linear
-//! path:
+//! (`mkc_lgmmc::InputPath::is_linear`): with `Auto` (default) a set that holds features
+//! and either **no kernel** or one kernel that is their linear kernel `K = XXᵀ`
+//! ([`mkc_core::KernelSet::is_features_linear`]: an MNIST pair with no kernel, whose
+//! 1.8 GB XXᵀ is never formed; LG-MMC's linear kernel; a per-view linear kernel of
+//! Multiple Features with its view as the features) runs iterSVR in feature space; any
+//! other kernel runs the kernel path. Such a kernel used to stay on the kernel path
+//! (the rule kept as [`IterSvrPath::KernelFirst`]), where SMO needs up to 0.4 s per SVR
+//! at n = 349 (Spectf, C = 100: the dual of a rank-44 kernel is as degenerate as
+//! MNIST's below) against about 2 ms in feature space. Both paths solve the same SVR to
+//! the same tolerance, but its optimum is not unique and the alternation amplifies the
+//! difference: cells move (RMKC Table 4's IterSVR columns; the note of the table lists
+//! them). On the linear path:
 //! - **SVR**: [`mkc_svm::LinearSvr`] with a free bias: the same ε-SVR problem as the
 //!   kernel path's (`Σβ = 0`, b unregularised), solved to the same tolerance (`svm_tol`,
 //!   here the largest projected gradient of the box constraints; the kernel path's SMO

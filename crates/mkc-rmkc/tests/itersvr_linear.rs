@@ -146,7 +146,8 @@ fn the_path_choice() {
 /// `Auto` with the features and their linear kernel named `linear`: kernel k-means on the
 /// kernel starts the run (the kernel path's start for the seed), the SVRs run in feature
 /// space (the same run as the feature path from those labels). The same kernel scaled
-/// by 2, or named otherwise, stays on the kernel path.
+/// by 2, or named otherwise, stays on the kernel path, as does every kernel under
+/// `KernelFirst`.
 #[test]
 fn auto_runs_the_features_linear_kernel_in_feature_space() {
     let n = 40;
@@ -176,6 +177,21 @@ fn auto_runs_the_features_linear_kernel_in_feature_space() {
         let phases: Vec<&str> = a.timings.phases().iter().map(|p| p.0).collect();
         assert_eq!(phases, ["kmeans", "features", "svm"]);
     }
+    // `KernelFirst` (Auto's former rule) keeps the kernel on the kernel path.
+    let first = tight(1.0).path(IterSvrPath::KernelFirst).check().unwrap();
+    let (f, k) = (
+        first.fit(&both, 2, 6).unwrap(),
+        forced_kernel.fit(&both, 2, 6).unwrap(),
+    );
+    assert!(!f.diagnostics.linear_path);
+    assert_eq!((&f.labels, &f.objective), (&k.labels, &k.objective));
+    assert!(
+        first
+            .fit(&features_only, 2, 6)
+            .unwrap()
+            .diagnostics
+            .linear_path
+    );
     let doubled = vec![Mat::from_fn(n, n, |i, j| 2.0 * ks[0][(i, j)])];
     for set in [named(&doubled, &x, "linear"), named(&ks, &x, "gaussian")] {
         assert!(!auto.fit(&set, 2, 0).unwrap().diagnostics.linear_path);

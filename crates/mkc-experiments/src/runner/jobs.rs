@@ -179,7 +179,7 @@ pub(super) fn run_job(plan: &Plan, job: &Job<'_>, data: &Prepared) -> JobResult 
     let input = Input {
         kernels,
         kernel_names: names,
-        features: data.features.as_ref().map(|x| x.as_ref()),
+        features: data.features_of(job.kernel),
         n_clusters: data.n_clusters,
         n: data.n,
     };

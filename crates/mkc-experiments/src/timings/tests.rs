@@ -190,6 +190,7 @@ fn kernel_records_round_trip() {
         kernels: vec![faer::Mat::<f64>::zeros(3, 3)],
         kernel_names: vec!["lin".into()],
         features: None,
+        kernel_features: vec![],
         recipe: None,
     };
     append_kernels(None, "full", &data, 1.0).unwrap();

@@ -17,7 +17,8 @@ pub enum IterSvrPath {
     Kernel,
     /// The linear kernel `XXᵀ` of the set's feature matrix
     /// ([`mkc_core::KernelSet::require_features`]), in feature space: no n x n matrix,
-    /// dual coordinate descent. The set's kernels are not read.
+    /// [`mkc_svm::LinearSvr`] (semismooth Newton, coordinate descent as the fallback).
+    /// The set's kernels are not read.
     Linear,
     /// LG-MMC's automatic rule ([`mkc_lgmmc::InputPath::is_linear`]): the linear path
     /// when the set has features and either no kernel or one kernel that is their
@@ -27,19 +28,19 @@ pub enum IterSvrPath {
     /// SVRs move to feature space.
     #[default]
     Auto,
+    /// The rule `Auto` had before it took LG-MMC's: the linear path only for a set with
+    /// features and **no** kernel, the kernel path for every kernel (a kernel named
+    /// `linear` included). Tables whose records predate the change pin it until they
+    /// are re-run (`configs/lgmmc.toml`).
+    KernelFirst,
 }
 
-mkc_core::param_words!(IterSvrPath { "auto" => IterSvrPath::Auto, "linear" => IterSvrPath::Linear, "kernel" => IterSvrPath::Kernel });
-
-impl mkc_lgmmc::InputPath for IterSvrPath {
-    fn forced(self) -> Option<bool> {
-        match self {
-            IterSvrPath::Linear => Some(true),
-            IterSvrPath::Kernel => Some(false),
-            IterSvrPath::Auto => None,
-        }
-    }
-}
+mkc_core::param_words!(IterSvrPath {
+    "auto" => IterSvrPath::Auto,
+    "linear" => IterSvrPath::Linear,
+    "kernel" => IterSvrPath::Kernel,
+    "kernel-first" => IterSvrPath::KernelFirst
+});
 
 /// How the linear path starts.
 pub(super) enum Start {
@@ -78,7 +79,13 @@ impl SvrStep for LinearStep {
 impl IterSvr {
     /// Whether `data` goes to the linear feature-space path ([`IterSvrPath`]).
     pub(super) fn linear_path(&self, data: &KernelSet<'_>) -> bool {
-        mkc_lgmmc::InputPath::is_linear(self.path, data)
+        let features = data.features().is_some();
+        match self.path {
+            IterSvrPath::Linear => true,
+            IterSvrPath::Kernel => false,
+            IterSvrPath::Auto => features && (data.is_empty() || data.is_features_linear()),
+            IterSvrPath::KernelFirst => features && data.is_empty(),
+        }
     }
 
     /// One run on the linear kernel of the samples `x` (n x d, validated by the kernel
