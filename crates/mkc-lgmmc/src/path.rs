@@ -19,9 +19,7 @@ pub trait InputPath: Copy {
     /// computes the same kernel without forming it. A normalised or per-view linear
     /// kernel stays on the kernel path.
     fn is_linear(self, data: &KernelSet<'_>) -> bool {
-        self.forced().unwrap_or_else(|| {
-            data.features().is_some() && (data.is_empty() || data.is_features_linear())
-        })
+        self.forced().unwrap_or_else(|| data.feature_path_fits())
     }
 
     /// The frame of a two-cluster fit: check `n_clusters` ([`check_binary`], errors

@@ -167,6 +167,14 @@ impl<'a> KernelSet<'a> {
         (0..n).all(|i| agrees(i, i)) && (1..n).all(|i| agrees(i, i - 1))
     }
 
+    /// Whether a method with a linear feature-space path may take it on this set instead
+    /// of reading a kernel: the set has features and either no kernel or one kernel that
+    /// is their `XXᵀ` ([`KernelSet::is_features_linear`]). The automatic rule of LG-MMC,
+    /// GMMC, CPMMC and iterSVR.
+    pub fn feature_path_fits(&self) -> bool {
+        self.features.is_some() && (self.kernels.is_empty() || self.is_features_linear())
+    }
+
     /// The features, or an [`Error::InvalidInput`] naming `method` when none are attached.
     pub fn require_features(&self, method: &str) -> Result<MatRef<'a, f64>> {
         self.features.ok_or_else(|| {

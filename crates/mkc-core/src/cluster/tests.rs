@@ -205,4 +205,15 @@ fn features_linear_kernel_is_recognised() {
         .with_names(vec!["linear".into()])
         .unwrap();
     assert!(!s.is_features_linear());
+    // The automatic path rule: features and no kernel, or the features' own kernel.
+    assert!(!s.feature_path_fits());
+    assert!(KernelSet::from_features(x.as_ref())
+        .unwrap()
+        .feature_path_fits());
+    let own = vec![gram(&[0, 1, 2])];
+    let with = KernelSet::new(&own)
+        .unwrap()
+        .with_names(vec!["linear".into()])
+        .unwrap();
+    assert!(with.with_features(x.as_ref()).unwrap().feature_path_fits());
 }

@@ -79,12 +79,11 @@ impl SvrStep for LinearStep {
 impl IterSvr {
     /// Whether `data` goes to the linear feature-space path ([`IterSvrPath`]).
     pub(super) fn linear_path(&self, data: &KernelSet<'_>) -> bool {
-        let features = data.features().is_some();
         match self.path {
             IterSvrPath::Linear => true,
             IterSvrPath::Kernel => false,
-            IterSvrPath::Auto => features && (data.is_empty() || data.is_features_linear()),
-            IterSvrPath::KernelFirst => features && data.is_empty(),
+            IterSvrPath::Auto => data.feature_path_fits(),
+            IterSvrPath::KernelFirst => data.features().is_some() && data.is_empty(),
         }
     }
 
