@@ -82,16 +82,8 @@ impl FreeSystem {
             l: Mat::zeros(0, 0),
             ridge: 0.0,
         };
-        let t = std::time::Instant::now();
         s.add_columns(q, act, f);
-        let t1 = t.elapsed().as_secs_f64() * 1e3;
         s.refactor()?;
-        if std::env::var_os("WARM_DEBUG").is_some() {
-            eprintln!(
-                "   new: gather {t1:.2} factor {:.2}",
-                t.elapsed().as_secs_f64() * 1e3 - t1
-            );
-        }
         Some(s)
     }
 
@@ -216,9 +208,7 @@ impl FreeSystem {
         for k in 0..u {
             n_mat[(k, nc - 1)] = y[self.cols[k]];
         }
-        let tt = std::time::Instant::now();
         let inv = Bordered::new(self)?;
-        let t1 = tt.elapsed().as_secs_f64() * 1e3;
         let c_mat = inv.apply(&n_mat);
         let g_chol = cholesky(mul_tn(n_mat.as_ref(), c_mat.as_ref()))?;
         let mut z = Mat::<f64>::zeros(u, 1);
@@ -243,12 +233,6 @@ impl FreeSystem {
             if round > 0 && change <= REFINE_STOP * size {
                 break;
             }
-        }
-        if std::env::var_os("WARM_DEBUG").is_some() {
-            eprintln!(
-                "   solve: u {u} nc {nc} bordered {t1:.2} rest {:.2}",
-                tt.elapsed().as_secs_f64() * 1e3 - t1
-            );
         }
         let lambda = nu[(nc - 1, 0)];
         let dir: Vec<f64> = f.iter().map(|&p| z[(self.slot[p], 0)]).collect();

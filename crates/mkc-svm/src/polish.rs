@@ -89,22 +89,12 @@ pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
         Start::Status => p.current_sets(s),
     };
     let (mut best_diff, mut since_best) = (usize::MAX, 0);
-    let dbg = std::env::var_os("WARM_DEBUG").is_some();
     for _ in 0..max_rounds {
-        let t0 = std::time::Instant::now();
         if p.step(s.q, &sets).is_none() {
             return Polish::Failed;
         }
         let next = p.classify();
         let diff = next.iter().zip(&sets).filter(|(x, y)| x != y).count();
-        if dbg {
-            eprintln!(
-                "  round: free {} diff {} {:.2} ms",
-                sets.iter().filter(|&&v| v == FREE).count(),
-                diff,
-                t0.elapsed().as_secs_f64() * 1e3
-            );
-        }
         if diff == 0 {
             // Settled sets with an inexact solve (Q_FF singular beyond the ridge) can
             // leave a free α outside its box or yᵀα off its target: keep the iterate.
