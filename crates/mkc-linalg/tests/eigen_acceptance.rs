@@ -92,8 +92,8 @@ fn top_ref(all: &[f64], k: usize) -> Vec<f64> {
     all.iter().rev().take(k).copied().collect()
 }
 
-/// Options that force block Lanczos (small blocks, small basis, many restarts) even on
-/// small matrices.
+/// Options that force block Lanczos (small blocks, small basis, many restarts, no switch
+/// to the dense solver however many products it takes) even on small matrices.
 fn iterative() -> EigenOptions {
     EigenOptions::default()
         .dense_below(0)
@@ -101,6 +101,7 @@ fn iterative() -> EigenOptions {
         .block_size(Some(4))
         .max_basis(Some(20))
         .max_iter(5000)
+        .dense_switch(f64::INFINITY)
 }
 
 #[test]
@@ -217,10 +218,20 @@ fn medium_rbf_kernels_k_10_and_100() {
         let t = top_k(a.as_ref(), k, &o).unwrap();
         check(&a, &t, &top_ref(&all, k), true);
     }
-    // bottom end of a graph Laplacian (the spectral-clustering use)
+    // bottom end of a graph Laplacian (the spectral-clustering use): block Lanczos needs
+    // more than n = 600 products with A here; with `dense_switch = 1` it hands over to the
+    // dense solver after 600, with a budget it meets (or the default, none) it does not
     let l = laplacian(rbf(600, 5, 12).as_ref()).unwrap();
     let all = dense_values(&l);
     let t = bottom_k(l.as_ref(), 10, &o).unwrap();
+    assert_eq!(t.info.method, EigenMethod::BlockLanczos);
+    assert!(t.info.matvecs > 600, "{} products", t.info.matvecs);
+    check(&l, &t, &all[..10], false);
+    let budget = t.info.matvecs as f64 / 600.0 + 1.0;
+    let t = bottom_k(l.as_ref(), 10, &o.clone().dense_switch(1.0)).unwrap();
+    assert!(t.info.fell_back);
+    check(&l, &t, &all[..10], false);
+    let t = bottom_k(l.as_ref(), 10, &o.dense_switch(budget)).unwrap();
     assert_eq!(t.info.method, EigenMethod::BlockLanczos);
     check(&l, &t, &all[..10], false);
 }

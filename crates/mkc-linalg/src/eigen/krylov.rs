@@ -37,6 +37,10 @@ pub(crate) struct Plan {
     pub mmax: usize,
     /// Ritz vectors kept at a restart.
     pub keep: usize,
+    /// Products with A after which a restart gives up (`NotConverged`) so that the caller
+    /// falls back to the dense solver (`EigenOptions::dense_switch`; infinite when there
+    /// is no fallback, n > `dense_fallback_max_n`).
+    pub max_matvecs: f64,
 }
 
 impl Plan {
@@ -48,11 +52,17 @@ impl Plan {
             .max(k.max(b) + k.max(b) + b);
         let keep = k + (mmax - k - b) / 2;
         let dense = n <= o.dense_below || mmax >= n || (mmax as f64) > o.dense_fraction * n as f64;
+        let max_matvecs = if n <= o.dense_fallback_max_n {
+            o.dense_switch * n as f64
+        } else {
+            f64::INFINITY
+        };
         Plan {
             dense,
             b,
             mmax,
             keep,
+            max_matvecs,
         }
     }
 }
@@ -141,7 +151,7 @@ pub(crate) fn solve(
         // thick restart when the next block does not fit
         if cur + wb > mmax {
             counts.restarts += 1;
-            if counts.restarts > o.max_iter {
+            if counts.restarts > o.max_iter || counts.matvecs as f64 > plan.max_matvecs {
                 return Err(Error::NotConverged {
                     what: "block Lanczos eigensolver".into(),
                     iterations: counts.steps,

@@ -12,7 +12,9 @@
 //!   subspaces) by seeded random vectors,
 //! - accepts a pair only when its *explicitly computed* residual satisfies
 //!   ‖Av − λv‖ ≤ tol · ‖A‖₂ (‖A‖₂ estimated by the largest |Ritz value|),
-//! - stops after `max_iter` restarts: dense fallback when n ≤ `dense_fallback_max_n`,
+//! - stops after `max_iter` restarts, or (n ≤ `dense_fallback_max_n`) once it has made
+//!   more than `dense_switch · n` products with A, i.e. spent more than the dense solver
+//!   would: dense fallback when n ≤ `dense_fallback_max_n`,
 //!   otherwise `Error::NotConverged`.
 //!
 //! faer's own `partial_self_adjoint_eigen` is not used: in faer 0.24 it panics when
@@ -76,7 +78,8 @@ pub struct EigenInfo {
     /// max_i ‖Av_i − λ_iv_i‖ / ‖A‖₂ of the returned pairs (None when the dense path
     /// skipped the check because k is a large fraction of n).
     pub max_residual: Option<f64>,
-    /// True when block Lanczos hit `max_iter` and the dense solver took over.
+    /// True when block Lanczos hit `max_iter` or its budget of products with A
+    /// (`EigenOptions::dense_switch`) and the dense solver took over.
     pub fell_back: bool,
 }
 
@@ -170,7 +173,8 @@ fn solve_op(
 
 /// Block Lanczos on `op` for the k pairs at `which` end (inputs already checked, `start`
 /// optional), or `dense()` when the plan says the dense solver is cheaper, or, for
-/// n ≤ `dense_fallback_max_n`, when Lanczos reaches `max_iter` (then `info.fell_back`
+/// n ≤ `dense_fallback_max_n`, when Lanczos reaches `max_iter` or `dense_switch · n`
+/// products with A (then `info.fell_back`
 /// is set).
 fn lanczos_or_dense(
     op: &dyn SymOperator,
