@@ -174,8 +174,7 @@ fn solve_op(
 /// Block Lanczos on `op` for the k pairs at `which` end (inputs already checked, `start`
 /// optional), or `dense()` when the plan says the dense solver is cheaper, or, for
 /// n ≤ `dense_fallback_max_n`, when Lanczos reaches `max_iter` or `dense_switch · n`
-/// products with A (then `info.fell_back`
-/// is set).
+/// products with A (then `info.fell_back` is set).
 fn lanczos_or_dense(
     op: &dyn SymOperator,
     (k, start, which): Request<'_>,
