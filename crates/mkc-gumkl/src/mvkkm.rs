@@ -71,6 +71,25 @@ impl Diagnostics for MvkkmDiagnostics {
 }
 
 impl Mvkkm {
+    /// The initial partition a fit on `data` starts from: the given labels
+    /// ([`MvkkmInit::Labels`], checked against n and `n_clusters`) or global kernel k-means
+    /// on the uniform sum of the kernels.
+    ///
+    /// It depends on the kernels, `n_clusters`, `init` and `inner_max_iter` only, not on p,
+    /// the tolerance, `max_iter` or the weight floor. A sweep over those can compute it
+    /// once and give it to every fit as [`MvkkmInit::Labels`]: the fits are then bit for
+    /// bit those started from `init` itself (the experiments runner shares it so across a
+    /// grid over p). Errors: those of [`Clusterer::fit`](mkc_core::Clusterer::fit) on the
+    /// set (no kernels, `n_clusters` out of range).
+    pub fn initial_partition(
+        &self,
+        data: &mkc_core::KernelSet<'_>,
+        n_clusters: usize,
+    ) -> Result<Vec<usize>> {
+        let (kernels, mut comp) = Composite::for_set(data, "MVKKM", n_clusters)?;
+        self.initial_labels(kernels, &mut comp, n_clusters)
+    }
+
     /// The initial partition: the given labels (checked against n and the number of
     /// clusters) or global kernel k-means on the uniform sum of the kernels.
     fn initial_labels(

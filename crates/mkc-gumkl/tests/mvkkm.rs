@@ -95,3 +95,43 @@ fn given_initial_labels_are_used_and_checked_when_fitting() {
     let e = self::fit(MvkkmParams::new().init(MvkkmInit::Labels(truth)), &ks, 2).unwrap_err();
     assert!(matches!(e, Error::InvalidInput { .. }), "{e}");
 }
+
+#[test]
+fn a_shared_initial_partition_gives_the_fits_of_the_global_start() {
+    // What the experiments runner relies on when it computes the start once for a grid
+    // over p: the fit from `initial_partition` as given labels is the fit from `init`.
+    let (_, ks, _) = views(3, 14, 3, &[1.0, 0.6, 0.3], 31);
+    let set = KernelSet::new(&ks).unwrap();
+    for init in [
+        MvkkmInit::GlobalKernelKMeans,
+        MvkkmInit::FastGlobalKernelKMeans,
+    ] {
+        let start = MvkkmParams::new()
+            .init(init.clone())
+            .check()
+            .unwrap()
+            .initial_partition(&set, 3)
+            .unwrap();
+        for p in [1.0, 1.5, 3.0, f64::INFINITY] {
+            let own = fit(MvkkmParams::new().p(p).init(init.clone()), &ks, 3).unwrap();
+            let shared = fit(
+                MvkkmParams::new().p(p).init(MvkkmInit::Labels(start.clone())),
+                &ks,
+                3,
+            )
+            .unwrap();
+            assert_eq!(own.diagnostics.init_labels, start, "{init:?}, p = {p}");
+            assert_eq!(own.labels, shared.labels, "{init:?}, p = {p}");
+            assert_eq!(own.weights(), shared.weights(), "{init:?}, p = {p}");
+            assert_eq!(own.objective, shared.objective, "{init:?}, p = {p}");
+            assert_eq!(own.iterations, shared.iterations, "{init:?}, p = {p}");
+            assert_eq!(
+                own.diagnostics.weights_trace, shared.diagnostics.weights_trace,
+                "{init:?}, p = {p}"
+            );
+        }
+    }
+    // Its errors are the fit's (here: more clusters than samples).
+    let m = MvkkmParams::new().check().unwrap();
+    assert!(m.initial_partition(&set, 100).is_err());
+}

@@ -33,7 +33,10 @@ use serde::Serialize;
 /// key as the type it takes ([`ParamSet::get`]). A default written after `:` replaces the
 /// builder's (a paper's protocol against a library default); `+ EXTRA` appends further
 /// [`ParamSpec`]s that an optional `then |b, p| …` reads to finish the builder; an
-/// optional `; kernels = KernelUse::Single` comes last:
+/// optional `; kernels = KernelUse::Single` follows, and an optional `; extra { … }` with
+/// further [`Method`] items (e.g. shared work, [`Method::shared_key`]) comes last. The
+/// form also gives the adapter `fn builder(&ParamSet) -> Result<XParams>`, the typed
+/// builder that [`Method::build`] boxes, for those items:
 ///
 /// ```ignore
 /// adapter! {
@@ -64,8 +67,19 @@ macro_rules! adapter {
         $(#[$doc:meta])* $ty:ident, $name:literal, $about:literal,
         reflect $pty:ident $(+ $extra:expr)? =>
             [$($set:ident $(= $key:literal)? $(: $default:literal)?),* $(,)?]
-        $(then |$b:ident, $q:ident| $post:expr)? $(; kernels = $kernels:expr)? $(,)?
+        $(then |$b:ident, $q:ident| $post:expr)? $(; kernels = $kernels:expr)?
+        $(; extra { $($more:item)* })? $(,)?
     ) => {
+        impl $ty {
+            /// The method's builder for a parameter set (what [`Method::build`] boxes).
+            #[allow(dead_code)]
+            pub(crate) fn builder(p: &$crate::params::ParamSet) -> mkc_core::Result<$pty> {
+                let built = $pty::new();
+                $(let built = built.$set(p.get(adapter!(@key $set $($key)?))?);)*
+                $(let ($b, $q) = (built, p); let built = $post;)?
+                Ok(built)
+            }
+        }
         adapter! {
             $(#[$doc])* $ty, $name, $about,
             $crate::params::reflected::<$pty>(&[
@@ -74,8 +88,8 @@ macro_rules! adapter {
             .into_iter()
             $(.chain($extra))?
             .collect::<Vec<_>>(),
-            $pty::new() => [$($set $(= $key)?),*] $(then |$b, $q| $post)? $(; kernels = $kernels)?;
-            extra { fn defaults_differing(&self) -> mkc_core::Result<Vec<&'static str>> {
+            $(kernels = $kernels,)? |p| $ty::builder(p)?;
+            extra { $($($more)*)? fn defaults_differing(&self) -> mkc_core::Result<Vec<&'static str>> {
                 let p = $crate::params::ParamSet::from_specs(&self.params(), &Default::default())?;
                 let d = $pty::new();
                 let mut out = Vec::new();
@@ -325,6 +339,20 @@ impl Input<'_> {
     }
 }
 
+/// The value of work that jobs share ([`Method::shared_work`]), downcast by the method
+/// that made it.
+pub type SharedValue = std::sync::Arc<dyn std::any::Any + Send + Sync>;
+
+/// Shared work as one job receives it ([`Method::run_restarts_shared`]).
+#[derive(Clone)]
+pub struct SharedWork {
+    /// What [`Method::shared_work`] returned.
+    pub value: SharedValue,
+    /// Seconds of computing it charged to this job: an equal share among the jobs that
+    /// use it.
+    pub share: f64,
+}
+
 /// A clustering method as the experiments and the CLI see it. See the module docs.
 pub trait Method: Send + Sync {
     /// Registry name (`--method NAME`, `method = "NAME"`).
@@ -363,6 +391,30 @@ pub trait Method: Send + Sync {
             .pop()
             .unwrap_or_else(|| Err(Error::input(self.name(), "no run")))
     }
+    /// Deterministic work that runs of this method with other parameters share on the same
+    /// input, such as MVKKM's global kernel k-means start (the same for every p): a key
+    /// naming it, equal for equal work, or `None` (the default) when `params` need none.
+    /// The runner computes the work once per dataset unit and key ([`Method::shared_work`])
+    /// and hands it to every job with that key ([`Method::run_restarts_shared`]).
+    fn shared_key(&self, _params: &ParamSet) -> Option<String> {
+        None
+    }
+    /// Compute the shared work that [`Method::shared_key`] names for `params` on `input`.
+    fn shared_work(&self, _input: &Input<'_>, _params: &ParamSet) -> Result<SharedValue> {
+        Err(Error::input(self.name(), "the method shares no work"))
+    }
+    /// [`Method::run_restarts`] given the shared work: the same outcomes as without it, and
+    /// each run charged its part of `shared.share` (the seconds of the work that fall to
+    /// this job). The default ignores it.
+    fn run_restarts_shared(
+        &self,
+        input: &Input<'_>,
+        params: &ParamSet,
+        seeds: &[u64],
+        _shared: &SharedWork,
+    ) -> Vec<Result<Outcome>> {
+        self.run_restarts(input, params, seeds)
+    }
     /// Runs for several seeds (restarts), in seed order, through the method API's
     /// `fit_restarts`; results do not depend on the number of threads.
     fn run_restarts(
@@ -371,17 +423,29 @@ pub trait Method: Send + Sync {
         params: &ParamSet,
         seeds: &[u64],
     ) -> Vec<Result<Outcome>> {
-        let fitted = self.build(params).and_then(|m| {
-            let set = input.kernel_set()?;
-            Ok(m.fit_restarts_dyn(&set, input.n_clusters, seeds))
-        });
-        match fitted {
-            Ok(runs) => runs.into_iter().map(|r| r.map(Outcome::from)).collect(),
-            Err(e) => seeds
-                .iter()
-                .map(|_| Err(Error::input(self.name(), e.to_string())))
-                .collect(),
-        }
+        fit_built(self.name(), self.build(params), input, seeds)
+    }
+}
+
+/// The runs of a built method for every seed (`fit_restarts`), as outcomes; when the
+/// method could not be built or the input is not a valid kernel set, every seed gets
+/// that error (on `name`).
+pub(crate) fn fit_built(
+    name: &str,
+    built: Result<Box<dyn DynClusterer>>,
+    input: &Input<'_>,
+    seeds: &[u64],
+) -> Vec<Result<Outcome>> {
+    let fitted = built.and_then(|m| {
+        let set = input.kernel_set()?;
+        Ok(m.fit_restarts_dyn(&set, input.n_clusters, seeds))
+    });
+    match fitted {
+        Ok(runs) => runs.into_iter().map(|r| r.map(Outcome::from)).collect(),
+        Err(e) => seeds
+            .iter()
+            .map(|_| Err(Error::input(name, e.to_string())))
+            .collect(),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::config::{Plan, PlanColumn};
 use crate::dataset::Prepared;
-use crate::methods::{self, Input, KernelUse, Outcome};
+use crate::methods::{self, Input, KernelUse, Outcome, SharedWork};
 use crate::params::ParamSet;
 use crate::resume::RecordIndex;
 use mkc_core::seed::derive;
@@ -163,8 +163,29 @@ pub(super) fn lookup(
         .collect()
 }
 
-/// Run every restart of one job.
-pub(super) fn run_job(plan: &Plan, job: &Job<'_>, data: &Prepared) -> JobResult {
+/// What the method of `job` sees of `data`: every kernel, or the job's one.
+pub(super) fn input_of<'d>(job: &Job<'_>, data: &'d Prepared) -> Input<'d> {
+    let (kernels, names) = match job.kernel {
+        Some(p) => (&data.kernels[p..p + 1], &data.kernel_names[p..p + 1]),
+        None => (&data.kernels[..], &data.kernel_names[..]),
+    };
+    Input {
+        kernels,
+        kernel_names: names,
+        features: data.features_of(job.kernel),
+        n_clusters: data.n_clusters,
+        n: data.n,
+    }
+}
+
+/// Run every restart of one job, with the work it shares with other jobs when given
+/// (module `shared`; the outcomes are the same, its seconds include the job's share).
+pub(super) fn run_job(
+    plan: &Plan,
+    job: &Job<'_>,
+    data: &Prepared,
+    shared: Option<&SharedWork>,
+) -> JobResult {
     let t0 = Instant::now();
     let Some(method) = job.col.method.as_deref().and_then(methods::find) else {
         return JobResult {
@@ -172,24 +193,19 @@ pub(super) fn run_job(plan: &Plan, job: &Job<'_>, data: &Prepared) -> JobResult 
             seconds: 0.0,
         };
     };
-    let (kernels, names) = match job.kernel {
-        Some(p) => (&data.kernels[p..p + 1], &data.kernel_names[p..p + 1]),
-        None => (&data.kernels[..], &data.kernel_names[..]),
-    };
-    let input = Input {
-        kernels,
-        kernel_names: names,
-        features: data.features_of(job.kernel),
-        n_clusters: data.n_clusters,
-        n: data.n,
-    };
+    let input = input_of(job, data);
     let seeds: Vec<u64> = seeds_of(plan, job.col.restarts)
         .iter()
         .map(|s| s.2)
         .collect();
-    let outcomes = method.run_restarts(&input, point_params(job.col, &data.key, job.point), &seeds);
+    let params = point_params(job.col, &data.key, job.point);
+    let outcomes = match shared {
+        Some(work) => method.run_restarts_shared(&input, params, &seeds, work),
+        None => method.run_restarts(&input, params, &seeds),
+    };
+    let share = shared.map_or(0.0, |w| w.share);
     JobResult {
         outcomes,
-        seconds: t0.elapsed().as_secs_f64(),
+        seconds: t0.elapsed().as_secs_f64() + share,
     }
 }

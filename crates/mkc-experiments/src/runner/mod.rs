@@ -19,6 +19,7 @@ mod cells;
 mod collect;
 mod jobs;
 mod one_job;
+mod shared;
 
 pub use one_job::{
     dataset_keys, dataset_recipes, job_records, list_jobs, list_jobs_with, prepare_dataset,
@@ -242,13 +243,14 @@ fn run_unit(
     // Each job's records are appended as soon as it ends (one writer at a time), so that
     // a run killed inside a long dataset keeps its finished jobs for `--resume`.
     let writer = std::sync::Mutex::new(Ok(()));
+    let shared = shared::prepare(&runs.jobs, &runs.recorded, data);
     runs.results = (0..runs.jobs.len())
         .into_par_iter()
         .map(|j| {
             if runs.recorded[j].is_some() {
                 return None;
             }
-            let r = jobs::run_job(plan, &runs.jobs[j], data);
+            let r = jobs::run_job(plan, &runs.jobs[j], data, shared[j].as_ref());
             if let Some(path) = &opts.records {
                 let records = runs.job_records(j, &r, &opts.config_hash);
                 let mut status = writer.lock().unwrap_or_else(|e| e.into_inner());

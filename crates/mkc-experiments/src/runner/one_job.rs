@@ -206,7 +206,7 @@ pub fn job_records(
         ));
     }
     let results = (0..list.len())
-        .map(|j| (j == index).then(|| jobs::run_job(plan, &list[j], data)))
+        .map(|j| (j == index).then(|| jobs::run_job(plan, &list[j], data, None)))
         .collect();
     let runs = DatasetRuns {
         plan,
