@@ -115,7 +115,9 @@ fn a_shared_initial_partition_gives_the_fits_of_the_global_start() {
         for p in [1.0, 1.5, 3.0, f64::INFINITY] {
             let own = fit(MvkkmParams::new().p(p).init(init.clone()), &ks, 3).unwrap();
             let shared = fit(
-                MvkkmParams::new().p(p).init(MvkkmInit::Labels(start.clone())),
+                MvkkmParams::new()
+                    .p(p)
+                    .init(MvkkmInit::Labels(start.clone())),
                 &ks,
                 3,
             )

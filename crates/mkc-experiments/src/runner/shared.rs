@@ -124,10 +124,7 @@ columns = [
         let data = prepare_dataset(&plan, &Toy, &key).unwrap();
         let unit = units(&plan, &key).remove(0);
         let list = jobs(&unit.specs, data.kernels.len());
-        let what: Vec<(&str, usize)> = list
-            .iter()
-            .map(|j| (j.col.id.as_str(), j.point))
-            .collect();
+        let what: Vec<(&str, usize)> = list.iter().map(|j| (j.col.id.as_str(), j.point)).collect();
         // kkm: one job per kernel (two per view) and point
         assert_eq!(data.kernels.len(), 4);
         assert_eq!(list.len(), 3 + 2 + 1 + 2 * 4, "{what:?}");
