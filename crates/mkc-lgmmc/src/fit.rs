@@ -7,7 +7,7 @@ use crate::linear_path::LinearSolver;
 use crate::params::{FeatureMap, Lgmmc, LgmmcParams};
 use crate::path::InputPath;
 use faer::{Mat, MatRef};
-use mkc_core::{Clustering, Diagnostics, Result, Timings};
+use mkc_core::{Clustering, Diagnostics, KernelSet, Result, Timings};
 use mkc_svm::CheckedKernel;
 
 /// What an LG-MMC fit learned besides the labels, and how it got there.
@@ -86,17 +86,94 @@ mkc_core::clusterer! {
     /// for any number of threads. Phases: "features" (eq. 13's features, or the linear
     /// solver's data), "violated" (eqs. 13–15), "mkl" (α- and μ-steps), "labels".
     fn fit(&self, data, n_clusters, seed) {
+        self.fit_given(data, n_clusters, seed, None)
+    }
+}
+
+mkc_core::clusterer_via_check!(LgmmcParams, "lgmmc");
+
+impl Lgmmc {
+    /// The features of eq. (13) that a fit on `data` with `seed` computes on the kernel
+    /// path ([`FeatureMap`]: `U_r Λ_r^½` of the centred kernel, or the square root of the
+    /// kernel with its bias), or `None` on the linear path, which has none.
+    ///
+    /// They depend on the kernel, the path, the feature map, its rank, the bias (square
+    /// root map) and the seed (the eigensolver's start for n > 600), not on C, the balance
+    /// or the solver settings. A grid over C can compute them once and give them to every
+    /// fit ([`Lgmmc::fit_with_features`]): the fits are bit for bit those of
+    /// [`Clusterer::fit`](mkc_core::Clusterer::fit) (the experiments runner shares them so
+    /// across LG-MMC's C grid; on Sick and Krvskp they are 80% of a fit's time).
+    ///
+    /// Errors: those of [`Clusterer::fit`](mkc_core::Clusterer::fit) on the set (not two
+    /// clusters, no kernel on the kernel path, an eigensolver failure).
+    pub fn features(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<Option<Mat<f64>>> {
+        let ((), linear, _) =
+            self.params()
+                .path
+                .timed_fit("LG-MMC", data, n_clusters, |_, _| Ok(()))?;
+        if linear {
+            return Ok(None);
+        }
+        let kernel = data.one_kernel("lgmmc")?;
+        let k = kernel.as_mat();
+        let p = self.params();
+        // The kernel with its bias, as `run` forms it for the square-root map.
+        let features = match p.feature_map {
+            FeatureMap::Pca => kernel_features(k, p.rank, seed),
+            FeatureMap::Sqrt if p.bias != 0.0 => {
+                let kb = Mat::from_fn(k.nrows(), k.ncols(), |i, j| k[(i, j)] + p.bias);
+                kernel_sqrt_features(kb.as_ref(), p.rank, seed)
+            }
+            FeatureMap::Sqrt => kernel_sqrt_features(k, p.rank, seed),
+        };
+        features.map(Some)
+    }
+
+    /// [`Clusterer::fit`](mkc_core::Clusterer::fit) with the features of eq. (13) given,
+    /// as [`Lgmmc::features`] computes them for the same data and seed (`None`: computed
+    /// here; ignored on the linear path). The result is then the fit's, with the
+    /// "features" phase only as long as it takes to take them.
+    ///
+    /// Errors: those of the fit, and [`Error::Shape`](mkc_core::Error::Shape) for
+    /// features whose number of rows is not n.
+    pub fn fit_with_features(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+        features: Option<Mat<f64>>,
+    ) -> Result<Clustering<LgmmcDiagnostics>> {
+        if let Some(f) = &features {
+            mkc_core::validate::len("LG-MMC features (rows)", f.nrows(), data.n())?;
+        }
+        self.fit_given(data, n_clusters, seed, features)
+    }
+
+    fn fit_given(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+        given: Option<Mat<f64>>,
+    ) -> Result<Clustering<LgmmcDiagnostics>> {
         let (fit, linear, timings) =
-            self.params().path.timed_fit("LG-MMC", data, n_clusters, |linear, timings| {
-                let kernel;
-                let input = if linear {
-                    Input::Features(data.require_features("lgmmc")?)
-                } else {
-                    kernel = data.one_kernel("lgmmc")?;
-                    Input::Kernel(kernel.as_mat())
-                };
-                self.run(input, seed, timings)
-            })?;
+            self.params()
+                .path
+                .timed_fit("LG-MMC", data, n_clusters, |linear, timings| {
+                    let kernel;
+                    let input = if linear {
+                        Input::Features(data.require_features("lgmmc")?)
+                    } else {
+                        kernel = data.one_kernel("lgmmc")?;
+                        Input::Kernel(kernel.as_mat())
+                    };
+                    self.run(input, seed, given, timings)
+                })?;
         let diag = LgmmcDiagnostics {
             linear_path: linear,
             ..fit.diag
@@ -108,8 +185,6 @@ mkc_core::clusterer! {
             .with_timings(timings))
     }
 }
-
-mkc_core::clusterer_via_check!(LgmmcParams, "lgmmc");
 
 /// What Algorithm 1 runs on.
 #[derive(Clone, Copy)]
@@ -129,6 +204,7 @@ impl Lgmmc {
         &self,
         input: Input<'_>,
         seed: u64,
+        given: Option<Mat<f64>>,
         timings: &mut Timings,
     ) -> Result<LgmmcFit> {
         let p = self.params();
@@ -149,9 +225,10 @@ impl Lgmmc {
         } else {
             k
         };
-        let features = || match p.feature_map {
-            FeatureMap::Pca => kernel_features(k, p.rank, seed),
-            FeatureMap::Sqrt => kernel_sqrt_features(kb, p.rank, seed),
+        let features = || match (given, p.feature_map) {
+            (Some(f), _) => Ok(f),
+            (None, FeatureMap::Pca) => kernel_features(k, p.rank, seed),
+            (None, FeatureMap::Sqrt) => kernel_sqrt_features(kb, p.rank, seed),
         };
         self.run_on_kernel(kb, features, timings)
     }

@@ -13,12 +13,12 @@ use mkc_svm::CheckedKernel;
 
 /// The linear path's engine (seed 0).
 fn linear(p: &Lgmmc, x: MatRef<'_, f64>) -> Result<LgmmcFit> {
-    p.run(Input::Features(x), 0, &mut Timings::default())
+    p.run(Input::Features(x), 0, None, &mut Timings::default())
 }
 
 /// The kernel path's engine (seed 0).
 fn kernel(p: &Lgmmc, k: MatRef<'_, f64>) -> Result<LgmmcFit> {
-    p.run(Input::Kernel(k), 0, &mut Timings::default())
+    p.run(Input::Kernel(k), 0, None, &mut Timings::default())
 }
 
 fn lcg(state: &mut u64) -> f64 {
@@ -367,7 +367,12 @@ fn contract_fit_equals_the_engine_on_both_paths() {
     let cases = [
         (
             KernelSet::from_features(x.as_ref()).unwrap(),
-            checked.run(Input::Features(x.as_ref()), seed, &mut Timings::default()),
+            checked.run(
+                Input::Features(x.as_ref()),
+                seed,
+                None,
+                &mut Timings::default(),
+            ),
         ),
         (
             KernelSet::new(&lin)
@@ -376,14 +381,24 @@ fn contract_fit_equals_the_engine_on_both_paths() {
                 .unwrap()
                 .with_features(x.as_ref())
                 .unwrap(),
-            checked.run(Input::Features(x.as_ref()), seed, &mut Timings::default()),
+            checked.run(
+                Input::Features(x.as_ref()),
+                seed,
+                None,
+                &mut Timings::default(),
+            ),
         ),
         (
             KernelSet::new(&kernels)
                 .unwrap()
                 .with_features(x.as_ref())
                 .unwrap(),
-            checked.run(Input::Kernel(mean.as_ref()), seed, &mut Timings::default()),
+            checked.run(
+                Input::Kernel(mean.as_ref()),
+                seed,
+                None,
+                &mut Timings::default(),
+            ),
         ),
     ];
     for (t, (data, engine)) in cases.into_iter().enumerate() {
@@ -403,4 +418,60 @@ fn contract_fit_equals_the_engine_on_both_paths() {
         // Equal to the checked form's fit.
         assert_eq!(checked.fit(&data, 2, seed).unwrap().labels, fit.labels);
     }
+}
+
+/// The features computed once (`Lgmmc::features`, what the experiments runner shares
+/// across a C grid) give every C the fit that computes its own: above n = 600 (the
+/// eigensolver's seeded start) and below, with both feature maps and a bias; the linear
+/// path has none. Wrong-sized features are a shape error.
+#[test]
+fn shared_features_give_each_c_its_own_fit() {
+    use crate::params::FeatureMap;
+    use mkc_core::{Clusterer, KernelSet};
+    for (n, map, bias) in [
+        (640, FeatureMap::Pca, 1.0),
+        (90, FeatureMap::Pca, 0.0),
+        (90, FeatureMap::Sqrt, 1.0),
+    ] {
+        let x = blobs(n, 3, 17);
+        let k = [Mat::from_fn(n, n, |i, j| {
+            let d2: f64 = (0..3).map(|t| (x[(i, t)] - x[(j, t)]).powi(2)).sum();
+            (-d2 / 2.0).exp()
+        })];
+        let data = KernelSet::new(&k).unwrap();
+        let seed = 9;
+        let base = LgmmcParams::new()
+            .balance(Balance::Fraction(0.2))
+            .feature_map(map)
+            .bias(bias)
+            .max_iter(4);
+        let f = base.check().unwrap().features(&data, 2, seed).unwrap();
+        let f = f.expect("the kernel path has features");
+        assert_eq!(f.nrows(), n);
+        for c in [0.5, 10.0] {
+            let p = base.clone().c(c).check().unwrap();
+            let own = p.fit(&data, 2, seed).unwrap();
+            let shared = p
+                .fit_with_features(&data, 2, seed, Some(f.clone()))
+                .unwrap();
+            let what = format!("n = {n}, {map:?}, C = {c}");
+            assert_eq!(own.labels, shared.labels, "{what}");
+            assert_eq!(own.objective, shared.objective, "{what}");
+            assert_eq!(own.diagnostics.mu, shared.diagnostics.mu, "{what}");
+            assert_eq!(own.diagnostics.alpha, shared.diagnostics.alpha, "{what}");
+            assert_eq!(own.diagnostics.feature_dim, shared.diagnostics.feature_dim);
+        }
+        let short = Mat::<f64>::zeros(n - 1, 2);
+        assert!(matches!(
+            base.check()
+                .unwrap()
+                .fit_with_features(&data, 2, seed, Some(short)),
+            Err(mkc_core::Error::Shape { .. })
+        ));
+    }
+    let x = blobs(30, 3, 3);
+    let feats = KernelSet::from_features(x.as_ref()).unwrap();
+    let p = LgmmcParams::new().check().unwrap();
+    assert!(p.features(&feats, 2, 0).unwrap().is_none());
+    assert!(p.features(&feats, 3, 0).is_err());
 }

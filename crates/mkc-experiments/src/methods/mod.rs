@@ -392,15 +392,22 @@ pub trait Method: Send + Sync {
             .unwrap_or_else(|| Err(Error::input(self.name(), "no run")))
     }
     /// Deterministic work that runs of this method with other parameters share on the same
-    /// input, such as MVKKM's global kernel k-means start (the same for every p): a key
-    /// naming it, equal for equal work, or `None` (the default) when `params` need none.
-    /// The runner computes the work once per dataset unit and key ([`Method::shared_work`])
-    /// and hands it to every job with that key ([`Method::run_restarts_shared`]).
+    /// input and seeds, such as MVKKM's global kernel k-means start (the same for every p)
+    /// or LG-MMC's features (the same for every C): a key naming it, equal for equal work,
+    /// or `None` (the default) when `params` need none. The runner computes the work once
+    /// per dataset unit, kernel, key and seed list ([`Method::shared_work`]) and hands it
+    /// to every job with them ([`Method::run_restarts_shared`]).
     fn shared_key(&self, _params: &ParamSet) -> Option<String> {
         None
     }
-    /// Compute the shared work that [`Method::shared_key`] names for `params` on `input`.
-    fn shared_work(&self, _input: &Input<'_>, _params: &ParamSet) -> Result<SharedValue> {
+    /// Compute the shared work that [`Method::shared_key`] names for `params` on `input`,
+    /// for the runs with `seeds`.
+    fn shared_work(
+        &self,
+        _input: &Input<'_>,
+        _params: &ParamSet,
+        _seeds: &[u64],
+    ) -> Result<SharedValue> {
         Err(Error::input(self.name(), "the method shares no work"))
     }
     /// [`Method::run_restarts`] given the shared work: the same outcomes as without it, and
@@ -424,6 +431,42 @@ pub trait Method: Send + Sync {
         seeds: &[u64],
     ) -> Vec<Result<Outcome>> {
         fit_built(self.name(), self.build(params), input, seeds)
+    }
+}
+
+/// Charge every run its part of the shared work's seconds (`share` among the runs), in its
+/// wall time and in its phase `phase`.
+pub(crate) fn charge(runs: &mut [Result<Outcome>], share: f64, phase: &str) {
+    let part = share / runs.len().max(1) as f64;
+    for out in runs.iter_mut().flatten() {
+        out.seconds += part;
+        match out.phases.iter_mut().find(|(name, _)| name == phase) {
+            Some((_, s)) => *s += part,
+            None => out.phases.push((phase.to_string(), part)),
+        }
+    }
+}
+
+/// One fit per seed with `fit(set, seed index, seed)`, in parallel and in seed order, as
+/// outcomes (each with its own wall time, as `fit_restarts` gives it); when the input is
+/// not a valid kernel set, every seed gets that error (on `name`).
+pub(crate) fn seeded_fits<D: mkc_core::Diagnostics>(
+    name: &str,
+    input: &Input<'_>,
+    seeds: &[u64],
+    fit: impl Fn(&KernelSet<'_>, usize, u64) -> Result<Clustering<D>> + Sync,
+) -> Vec<Result<Outcome>> {
+    use rayon::prelude::*;
+    match input.kernel_set() {
+        Ok(set) => seeds
+            .par_iter()
+            .enumerate()
+            .map(|(i, &seed)| fit(&set, i, seed).map(|c| Outcome::from(c.erase())))
+            .collect(),
+        Err(e) => seeds
+            .iter()
+            .map(|_| Err(Error::input(name, e.to_string())))
+            .collect(),
     }
 }
 

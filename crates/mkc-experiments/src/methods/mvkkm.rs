@@ -8,7 +8,7 @@
 //! ([`Method::shared_key`](crate::methods::Method::shared_key)): computed once, given to
 //! each fit as its initial labels, with the same results bit for bit.
 
-use crate::methods::{fit_built, Input, Outcome, SharedValue, SharedWork};
+use crate::methods::{charge, fit_built, Input, Outcome, SharedValue, SharedWork};
 use crate::params::ParamSet;
 use mkc_core::{ParamGuard, Result};
 use mkc_gumkl::{MvkkmInit, MvkkmParams};
@@ -28,7 +28,12 @@ adapter! {
             let start_only = b.p(1.0).tol(0.0).max_iter(1).weight_floor(0.0);
             Some(format!("{start_only:?}"))
         }
-        fn shared_work(&self, input: &Input<'_>, params: &ParamSet) -> Result<SharedValue> {
+        fn shared_work(
+            &self,
+            input: &Input<'_>,
+            params: &ParamSet,
+            _seeds: &[u64],
+        ) -> Result<SharedValue> {
             let start = Mvkkm::builder(params)?
                 .check()?
                 .initial_partition(&input.kernel_set()?, input.n_clusters)?;
@@ -49,15 +54,7 @@ adapter! {
                     as Box<dyn mkc_core::DynClusterer>
             });
             let mut runs = fit_built("mvkkm", built, input, seeds);
-            // Each run's part of the start, in its wall time and its "init" phase.
-            let part = shared.share / seeds.len().max(1) as f64;
-            for out in runs.iter_mut().flatten() {
-                out.seconds += part;
-                match out.phases.iter_mut().find(|(name, _)| name == "init") {
-                    Some((_, s)) => *s += part,
-                    None => out.phases.push(("init".to_string(), part)),
-                }
-            }
+            charge(&mut runs, shared.share, "init");
             runs
         }
     }

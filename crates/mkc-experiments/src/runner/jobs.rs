@@ -163,6 +163,14 @@ pub(super) fn lookup(
         .collect()
 }
 
+/// The seeds of the runs of `job`, in restart order.
+pub(super) fn job_seeds(plan: &Plan, job: &Job<'_>) -> Vec<u64> {
+    seeds_of(plan, job.col.restarts)
+        .iter()
+        .map(|s| s.2)
+        .collect()
+}
+
 /// What the method of `job` sees of `data`: every kernel, or the job's one.
 pub(super) fn input_of<'d>(job: &Job<'_>, data: &'d Prepared) -> Input<'d> {
     let (kernels, names) = match job.kernel {
@@ -194,10 +202,7 @@ pub(super) fn run_job(
         };
     };
     let input = input_of(job, data);
-    let seeds: Vec<u64> = seeds_of(plan, job.col.restarts)
-        .iter()
-        .map(|s| s.2)
-        .collect();
+    let seeds = job_seeds(plan, job);
     let params = point_params(job.col, &data.key, job.point);
     let outcomes = match shared {
         Some(work) => method.run_restarts_shared(&input, params, &seeds, work),

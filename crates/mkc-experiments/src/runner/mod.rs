@@ -243,7 +243,7 @@ fn run_unit(
     // Each job's records are appended as soon as it ends (one writer at a time), so that
     // a run killed inside a long dataset keeps its finished jobs for `--resume`.
     let writer = std::sync::Mutex::new(Ok(()));
-    let shared = shared::prepare(&runs.jobs, &runs.recorded, data);
+    let shared = shared::prepare(plan, &runs.jobs, &runs.recorded, data);
     runs.results = (0..runs.jobs.len())
         .into_par_iter()
         .map(|j| {

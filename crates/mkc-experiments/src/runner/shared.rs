@@ -1,6 +1,6 @@
 //! Work that jobs of one unit share ([`Method::shared_key`]), such as MVKKM's global
 //! kernel k-means start, which every point of its grid over p would otherwise compute
-//! again: computed once per (method, kernel, key) for the jobs not on record, before the
+//! again: computed once per (method, kernel, key, seeds) for the jobs not on record, before the
 //! unit's jobs run, and handed to each of them with an equal share of its seconds.
 //!
 //! Only work that at least two pending jobs use is computed here (one job computes its
@@ -8,19 +8,21 @@
 //! method's work may use every thread itself (global kernel k-means runs its candidates in
 //! parallel). When it fails, its jobs run without it and report their own errors.
 
-use super::jobs::{input_of, point_params, Job, Recorded};
+use super::jobs::{input_of, job_seeds, point_params, Job, Recorded};
+use crate::config::Plan;
 use crate::dataset::Prepared;
 use crate::methods::{self, Method, SharedWork};
 use std::time::Instant;
 
 /// The shared work of every job (`None`: the job computes everything itself).
 pub(super) fn prepare(
+    plan: &Plan,
     jobs: &[Job<'_>],
     recorded: &[Option<Recorded>],
     data: &Prepared,
 ) -> Vec<Option<SharedWork>> {
-    // (method, kernel, key) -> the pending jobs that use it, in job order
-    type Id = (&'static str, Option<usize>, String);
+    // (method, kernel, key, seeds) -> the pending jobs that use it, in job order
+    type Id = (&'static str, Option<usize>, String, Vec<u64>);
     let mut groups: Vec<(Id, &'static dyn Method, Vec<usize>)> = Vec::new();
     for (j, job) in jobs.iter().enumerate() {
         if recorded[j].is_some() {
@@ -32,7 +34,7 @@ pub(super) fn prepare(
         let Some(key) = method.shared_key(point_params(job.col, &data.key, job.point)) else {
             continue;
         };
-        let id = (method.name(), job.kernel, key);
+        let id = (method.name(), job.kernel, key, job_seeds(plan, job));
         match groups.iter_mut().find(|g| g.0 == id) {
             Some((_, _, users)) => users.push(j),
             None => groups.push((id, method, vec![j])),
@@ -45,6 +47,7 @@ pub(super) fn prepare(
         let Ok(value) = method.shared_work(
             &input_of(first, data),
             point_params(first.col, &data.key, first.point),
+            &job_seeds(plan, first),
         ) else {
             continue;
         };
@@ -110,6 +113,7 @@ columns = [
   { id = "fast", label = "MVKKM fast", method = "mvkkm", grid = { p = [2.0, 4.0], init = ["fast-global"] } },
   { id = "one", label = "MVKKM one p", method = "mvkkm", grid = { p = [5.0], max_iter = [7] } },
   { id = "kkm", label = "KKM", method = "kkm", grid = { n_init = [1, 2] } },
+  { id = "lgmmc", label = "LG-MMC", method = "lgmmc", grid = { C = [1.0, 10.0] } },
 ]
 "#;
 
@@ -125,11 +129,11 @@ columns = [
         let unit = units(&plan, &key).remove(0);
         let list = jobs(&unit.specs, data.kernels.len());
         let what: Vec<(&str, usize)> = list.iter().map(|j| (j.col.id.as_str(), j.point)).collect();
-        // kkm: one job per kernel (two per view) and point
+        // kkm and lgmmc: one job per kernel (two per view) and point
         assert_eq!(data.kernels.len(), 4);
-        assert_eq!(list.len(), 3 + 2 + 1 + 2 * 4, "{what:?}");
+        assert_eq!(list.len(), 3 + 2 + 1 + 2 * 4 + 2 * 4, "{what:?}");
         let none = vec![None; list.len()];
-        let shared = prepare(&list, &none, &data);
+        let shared = prepare(&plan, &list, &none, &data);
         let of = |id: &str| -> Vec<Option<SharedWork>> {
             list.iter()
                 .zip(&shared)
@@ -151,6 +155,21 @@ columns = [
         assert!(!Arc::ptr_eq(&fast[0].value, &global[0].value));
         assert!(Arc::ptr_eq(&fast[0].value, &fast[1].value));
         assert!(of("kkm").iter().all(Option::is_none));
+        // LG-MMC: one set of features per kernel (and seed list), shared by both C.
+        let lg: Vec<(Option<usize>, SharedWork)> = list
+            .iter()
+            .zip(&shared)
+            .filter(|(j, _)| j.col.id == "lgmmc")
+            .map(|(j, s)| (j.kernel, s.clone().unwrap()))
+            .collect();
+        assert_eq!(lg.len(), 8);
+        for (ka, a) in &lg {
+            for (kb, b) in &lg {
+                assert_eq!(ka == kb, Arc::ptr_eq(&a.value, &b.value), "{ka:?} {kb:?}");
+            }
+            let per_seed = a.value.downcast_ref::<Vec<Option<Mat<f64>>>>().unwrap();
+            assert_eq!(per_seed.len(), 2, "two restarts of seed 1");
+        }
         // It is the start a fit computes for itself.
         let start = global[0].value.downcast_ref::<Vec<usize>>().unwrap();
         let own = mkc_gumkl::MvkkmParams::new()
@@ -164,8 +183,8 @@ columns = [
         let mut recorded = none.clone();
         let first_fast = list.iter().position(|j| j.col.id == "fast").unwrap();
         recorded[first_fast] = Some(Vec::new());
-        let again = prepare(&list, &recorded, &data);
+        let again = prepare(&plan, &list, &recorded, &data);
         assert!(again[first_fast].is_none() && again[first_fast + 1].is_none());
-        assert_eq!(again.iter().flatten().count(), 4);
+        assert_eq!(again.iter().flatten().count(), 4 + 8);
     }
 }
