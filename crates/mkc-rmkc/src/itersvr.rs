@@ -316,12 +316,8 @@ impl IterSvr {
         t0: Instant,
     ) -> Result<Clustering<IterSvrDiagnostics>> {
         let mut timings = Timings::default();
-        let km = timings.time("kmeans", || {
-            mkc_kmeans::KernelKMeansParams::new()
-                .check()?
-                .fit_kernel(k, 2, seed)
-        })?;
-        let y0 = targets(&km.labels);
+        let km = timings.time("kmeans", || kernel_start(k, seed))?;
+        let y0 = targets(&km);
         if let Some(x) = features {
             return self.fit_linear(x, Start::Labels(y0), seed, timings, t0);
         }
@@ -364,6 +360,79 @@ impl IterSvr {
             .with_objective(it.objective)
             .with_iterations(it.n_iter, it.converged)
             .with_timings(timings))
+    }
+}
+
+/// The start of a run on a kernel: kernel k-means (k = 2, one k-means++ seeding from
+/// `seed`, the crate's defaults otherwise).
+fn kernel_start(k: MatRef<'_, f64>, seed: u64) -> Result<Vec<usize>> {
+    Ok(mkc_kmeans::KernelKMeansParams::new()
+        .check()?
+        .fit_kernel(k, 2, seed)?
+        .labels)
+}
+
+impl IterSvr {
+    /// The start (labels 0/1, cluster 1 the SVR target +1) of a fit on `data` with `seed`:
+    /// kernel k-means on the set's kernel (or the mean of its kernels), or, on the linear
+    /// path of a set without kernels, k-means on the features.
+    ///
+    /// It depends on the data, the path and the seed only, not on C, ε, the balance or
+    /// the SVR settings. A grid over those can compute it once per seed and give it to
+    /// every fit ([`IterSvr::fit_with_start`]): the fits are bit for bit those of
+    /// [`Clusterer::fit`](mkc_core::Clusterer::fit) (the experiments runner shares the
+    /// starts so across a C grid). Errors: those of the fit's start.
+    pub fn start(&self, data: &KernelSet<'_>, n_clusters: usize, seed: u64) -> Result<Vec<usize>> {
+        check_binary("itersvr", data, n_clusters)?;
+        if self.linear_path(data) && data.is_empty() {
+            return linear::feature_start(data.require_features("itersvr")?, seed);
+        }
+        kernel_start(data.one_kernel("itersvr")?.as_mat(), seed)
+    }
+
+    /// [`Clusterer::fit`](mkc_core::Clusterer::fit) from the start that
+    /// [`IterSvr::start`] gives for the same data and seed (no "kmeans" phase). Unlike
+    /// [`IterSvr::fit_from`], the seed still drives the linear path's epochs, so the
+    /// result is the fit's.
+    ///
+    /// Errors: those of the fit, and [`Error::Shape`] / [`Error::InvalidInput`] for a
+    /// start of the wrong length or with a label other than 0/1.
+    pub fn fit_with_start(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+        start: &[usize],
+    ) -> Result<Clustering<IterSvrDiagnostics>> {
+        let t0 = Instant::now();
+        check_binary("itersvr", data, n_clusters)?;
+        // Checked as the fit's own start is (a one-cluster start fails in `run`, with the
+        // fit's error), so that the outcome is the fit's in every case.
+        mkc_core::validate::len("start", start.len(), data.n())?;
+        if let Some(i) = start.iter().position(|&l| l > 1) {
+            return Err(Error::input(
+                "start",
+                format!("label {} at index {i} is not 0 or 1", start[i]),
+            ));
+        }
+        let y0 = targets(start);
+        let linear = self.linear_path(data);
+        if linear && data.is_empty() {
+            let x = data.require_features("itersvr")?;
+            return self.fit_linear(x, Start::Labels(y0), seed, Timings::default(), t0);
+        }
+        let k = data.one_kernel("itersvr")?;
+        if linear {
+            let x = data.require_features("itersvr")?;
+            return self.fit_linear(x, Start::Labels(y0), seed, Timings::default(), t0);
+        }
+        let ck = CheckedKernel::new(k.as_mat())?;
+        self.run(
+            &mut KernelStep::new(&self.svr, &ck),
+            y0,
+            Timings::default(),
+            t0,
+        )
     }
 }
 

@@ -245,3 +245,71 @@ fn bad_input_gives_typed_errors() {
     let flat_set = KernelSet::from_features(flat.as_ref()).unwrap();
     assert!(it.fit(&flat_set, 2, 0).is_err());
 }
+
+/// The start computed once (`IterSvr::start`, what the experiments runner shares across a
+/// C grid) gives every C the fit that computes its own, on all three inputs: a Gaussian
+/// kernel (kernel path), the features' linear kernel (feature-space SVRs from kernel
+/// k-means) and the features alone (k-means start); bad starts are typed errors.
+#[test]
+fn a_shared_start_gives_each_c_its_own_fit() {
+    let x = features(60, 1.5, 21);
+    let lin = linear_kernel(x.as_ref());
+    let gauss = vec![Mat::from_fn(60, 60, |i, j| {
+        let d2: f64 = (0..3).map(|t| (x[(i, t)] - x[(j, t)]).powi(2)).sum();
+        (-d2 / 4.0).exp()
+    })];
+    let sets = [
+        ("gaussian", KernelSet::new(&gauss).unwrap()),
+        (
+            "linear kernel",
+            KernelSet::new(&lin)
+                .unwrap()
+                .with_names(vec!["linear".into()])
+                .unwrap()
+                .with_features(x.as_ref())
+                .unwrap(),
+        ),
+        ("features", KernelSet::from_features(x.as_ref()).unwrap()),
+    ];
+    for (what, data) in &sets {
+        for seed in [3, 4] {
+            let start = IterSvrParams::new()
+                .check()
+                .unwrap()
+                .start(data, 2, seed)
+                .unwrap();
+            for c in [0.1, 10.0] {
+                let p = IterSvrParams::new().c(c).balance(0.3).check().unwrap();
+                let own = p.fit(data, 2, seed).unwrap();
+                let shared = p.fit_with_start(data, 2, seed, &start).unwrap();
+                let at = format!("{what}, seed {seed}, C = {c}");
+                assert_eq!(own.diagnostics.initial_labels, start, "{at}");
+                assert_eq!(own.diagnostics.linear_path, *what != "gaussian", "{at}");
+                assert_eq!(own.labels, shared.labels, "{at}");
+                assert_eq!(own.objective, shared.objective, "{at}");
+                assert_eq!(own.iterations, shared.iterations, "{at}");
+                assert_eq!(own.diagnostics.outputs, shared.diagnostics.outputs, "{at}");
+                assert_eq!(
+                    own.diagnostics.entries(),
+                    shared.diagnostics.entries(),
+                    "{at}"
+                );
+            }
+        }
+    }
+    let p = IterSvrParams::new().check().unwrap();
+    let data = &sets[0].1;
+    assert!(matches!(
+        p.fit_with_start(data, 2, 0, &[0, 1]),
+        Err(Error::Shape { .. })
+    ));
+    let mut bad = vec![0; 60];
+    bad[7] = 2;
+    assert!(matches!(
+        p.fit_with_start(data, 2, 0, &bad),
+        Err(Error::InvalidInput { .. })
+    ));
+    // A one-cluster start fails as the fit's own would.
+    assert!(p.fit_with_start(data, 2, 0, &[1; 60]).is_err());
+    assert!(p.start(data, 3, 0).is_err());
+}

@@ -114,6 +114,7 @@ columns = [
   { id = "one", label = "MVKKM one p", method = "mvkkm", grid = { p = [5.0], max_iter = [7] } },
   { id = "kkm", label = "KKM", method = "kkm", grid = { n_init = [1, 2] } },
   { id = "lgmmc", label = "LG-MMC", method = "lgmmc", grid = { C = [1.0, 10.0] } },
+  { id = "itersvr", label = "IterSVR", method = "itersvr", grid = { C = [1.0, 10.0] } },
 ]
 "#;
 
@@ -129,9 +130,9 @@ columns = [
         let unit = units(&plan, &key).remove(0);
         let list = jobs(&unit.specs, data.kernels.len());
         let what: Vec<(&str, usize)> = list.iter().map(|j| (j.col.id.as_str(), j.point)).collect();
-        // kkm and lgmmc: one job per kernel (two per view) and point
+        // kkm, lgmmc and itersvr: one job per kernel (two per view) and point
         assert_eq!(data.kernels.len(), 4);
-        assert_eq!(list.len(), 3 + 2 + 1 + 2 * 4 + 2 * 4, "{what:?}");
+        assert_eq!(list.len(), 3 + 2 + 1 + 3 * 2 * 4, "{what:?}");
         let none = vec![None; list.len()];
         let shared = prepare(&plan, &list, &none, &data);
         let of = |id: &str| -> Vec<Option<SharedWork>> {
@@ -155,20 +156,34 @@ columns = [
         assert!(!Arc::ptr_eq(&fast[0].value, &global[0].value));
         assert!(Arc::ptr_eq(&fast[0].value, &fast[1].value));
         assert!(of("kkm").iter().all(Option::is_none));
-        // LG-MMC: one set of features per kernel (and seed list), shared by both C.
-        let lg: Vec<(Option<usize>, SharedWork)> = list
-            .iter()
-            .zip(&shared)
-            .filter(|(j, _)| j.col.id == "lgmmc")
-            .map(|(j, s)| (j.kernel, s.clone().unwrap()))
-            .collect();
-        assert_eq!(lg.len(), 8);
-        for (ka, a) in &lg {
-            for (kb, b) in &lg {
-                assert_eq!(ka == kb, Arc::ptr_eq(&a.value, &b.value), "{ka:?} {kb:?}");
+        // LG-MMC and IterSVR: one value per kernel (and seed list), shared by both C: the
+        // features of each seed, the k-means start of each seed.
+        for id in ["lgmmc", "itersvr"] {
+            let per_kernel: Vec<(Option<usize>, SharedWork)> = list
+                .iter()
+                .zip(&shared)
+                .filter(|(j, _)| j.col.id == id)
+                .map(|(j, s)| (j.kernel, s.clone().unwrap()))
+                .collect();
+            assert_eq!(per_kernel.len(), 8);
+            for (ka, a) in &per_kernel {
+                for (kb, b) in &per_kernel {
+                    assert_eq!(
+                        ka == kb,
+                        Arc::ptr_eq(&a.value, &b.value),
+                        "{id} {ka:?} {kb:?}"
+                    );
+                }
+                let seeds = match id {
+                    "lgmmc" => a
+                        .value
+                        .downcast_ref::<Vec<Option<Mat<f64>>>>()
+                        .unwrap()
+                        .len(),
+                    _ => a.value.downcast_ref::<Vec<Vec<usize>>>().unwrap().len(),
+                };
+                assert_eq!(seeds, 2, "{id}: two restarts of seed 1");
             }
-            let per_seed = a.value.downcast_ref::<Vec<Option<Mat<f64>>>>().unwrap();
-            assert_eq!(per_seed.len(), 2, "two restarts of seed 1");
         }
         // It is the start a fit computes for itself.
         let start = global[0].value.downcast_ref::<Vec<usize>>().unwrap();
@@ -185,6 +200,6 @@ columns = [
         recorded[first_fast] = Some(Vec::new());
         let again = prepare(&plan, &list, &recorded, &data);
         assert!(again[first_fast].is_none() && again[first_fast + 1].is_none());
-        assert_eq!(again.iter().flatten().count(), 4 + 8);
+        assert_eq!(again.iter().flatten().count(), 4 + 8 + 8);
     }
 }

@@ -103,17 +103,7 @@ impl IterSvr {
         let data = timings.time("features", || LinearFeatures::new(x, true))?;
         let y0 = match start {
             Start::Labels(y) => y,
-            Start::KMeans => {
-                let km = timings.time("kmeans", || {
-                    mkc_kmeans::KMeansParams::new()
-                        .n_init(1)
-                        .max_iter(100)
-                        .tol(0.0)
-                        .check()?
-                        .fit_features(x, 2, seed)
-                })?;
-                targets(&km.labels)
-            }
+            Start::KMeans => targets(&timings.time("kmeans", || feature_start(x, seed))?),
         };
         let svr = self.linear.clone().seed(seed).check()?;
         let mut step = LinearStep {
@@ -123,4 +113,16 @@ impl IterSvr {
         };
         self.run(&mut step, y0, timings, t0)
     }
+}
+
+/// The start of a run on features without a kernel: k-means (k = 2, one k-means++ seeding
+/// from `seed`, stopping when the labels stop changing, at most 100 Lloyd steps).
+pub(super) fn feature_start(x: MatRef<'_, f64>, seed: u64) -> Result<Vec<usize>> {
+    Ok(mkc_kmeans::KMeansParams::new()
+        .n_init(1)
+        .max_iter(100)
+        .tol(0.0)
+        .check()?
+        .fit_features(x, 2, seed)?
+        .labels)
 }
