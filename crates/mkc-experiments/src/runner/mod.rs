@@ -9,6 +9,10 @@
 //! their order in the file follows the threads; their content does not), and with a
 //! [`RecordIndex`] (`resume`), jobs whose runs are all on record are taken from the
 //! records instead of run again: a run killed inside a dataset loses only its unfinished jobs.
+//! Work that jobs of a grid share (MVKKM's global kernel k-means start across p, LG-MMC's
+//! features and IterSVR's k-means starts across C; [`Method::shared_key`]) is computed once
+//! before a unit's jobs run (module `shared`); the outcomes are those of jobs that compute
+//! it themselves.
 //!
 //! The work of a dataset is split into specs and jobs (module `jobs`), scored into groups
 //! and run records (module `collect`) and summarised into the cells of its rows (module `cells`).
@@ -29,6 +33,8 @@ pub use one_job::{
 use crate::config::Plan;
 use crate::dataset::{DataSource, Prepared, Unavailable};
 use crate::methods::Outcome;
+#[cfg(doc)]
+use crate::methods::Method;
 use crate::progress::Progress;
 use crate::resume::RecordIndex;
 use crate::summary::Cell;

@@ -10,7 +10,9 @@
 //! for it (same seeds, scores, table and column ids). Appended to the plan's records
 //! file, they make the jobs "recorded": `run_plan` with `resume` (and `recorded_only`)
 //! then renders the same tables as a local run, and a local run resumed after a remote
-//! one reuses every job on record.
+//! one reuses every job on record. A job run on its own computes the work that the local
+//! runner shares between the jobs of a grid (`Method::shared_key`) itself: the same
+//! records, more time.
 //!
 //! ```
 //! use mkc_experiments::config::{parse_config, resolve};
