@@ -15,9 +15,7 @@
 //! grid share them ([`Method::shared_key`](super::Method::shared_key); the fits are bit for
 //! bit the same).
 
-use super::{charge, seeded_fits, Input, KernelUse, Outcome, SharedValue, SharedWork};
-use crate::params::ParamSet;
-use mkc_core::{ParamGuard, Result};
+use super::KernelUse;
 use mkc_rmkc::itersvr::IterSvrPath;
 use mkc_rmkc::IterSvrParams;
 
@@ -29,46 +27,11 @@ adapter! {
     reflect IterSvrParams => [c = "C", epsilon, balance = "ell", max_iter, svm_tol, path = "kernel-type", max_epochs];
     kernels = KernelUse::Single;
     extra {
-        /// The k-means start of every seed (`IterSvr::start`): the same for every C, so
-        /// the key is the parameters with C set to 1 (the tables' grids vary C only).
-        fn shared_key(&self, params: &ParamSet) -> Option<String> {
-            let b = IterSvr::builder(params).ok()?;
-            Some(format!("{:?}", b.c(1.0)))
-        }
-        fn shared_work(
-            &self,
-            input: &Input<'_>,
-            params: &ParamSet,
-            seeds: &[u64],
-        ) -> Result<SharedValue> {
-            use rayon::prelude::*;
-            let m = IterSvr::builder(params)?.check()?;
-            let set = input.kernel_set()?;
-            let starts = seeds
-                .par_iter()
-                .map(|&s| m.start(&set, input.n_clusters, s))
-                .collect::<Result<Vec<Vec<usize>>>>()?;
-            Ok(std::sync::Arc::new(starts))
-        }
-        fn run_restarts_shared(
-            &self,
-            input: &Input<'_>,
-            params: &ParamSet,
-            seeds: &[u64],
-            shared: &SharedWork,
-        ) -> Vec<Result<Outcome>> {
-            let starts = shared.value.downcast_ref::<Vec<Vec<usize>>>();
-            let (Some(starts), Ok(m)) = (
-                starts.filter(|s| s.len() == seeds.len()),
-                IterSvr::builder(params).and_then(|b| b.check()),
-            ) else {
-                return self.run_restarts(input, params, seeds);
-            };
-            let mut runs = seeded_fits("itersvr", input, seeds, |set, i, seed| {
-                m.fit_with_start(set, input.n_clusters, seed, &starts[i])
-            });
-            charge(&mut runs, shared.share, "kmeans");
-            runs
+        // The k-means start of every seed (`IterSvr::start`), the same for every C.
+        shared_across_c! {
+            IterSvr, "kmeans", Vec<usize>,
+            |m, set, k, seed| m.start(set, k, seed),
+            |m, set, k, seed, start| m.fit_with_start(set, k, seed, start),
         }
     }
 }

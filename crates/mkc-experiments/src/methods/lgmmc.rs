@@ -11,10 +11,10 @@
 //! a fit's time on the larger sets) do not depend on C, so the jobs of a C grid share them
 //! ([`Method::shared_key`](super::Method::shared_key); the fits are bit for bit the same).
 
-use super::{charge, seeded_fits, Input, KernelUse, Outcome, SharedValue, SharedWork};
+use super::KernelUse;
 use crate::params::{FromParam, ParamSet};
 use faer::Mat;
-use mkc_core::{ParamGuard, Result};
+use mkc_core::Result;
 use mkc_lgmmc::{Balance, FeatureMap, LabelRule, LgmmcParams, LgmmcPath};
 
 by_word!(LabelRule, LgmmcPath, FeatureMap);
@@ -36,46 +36,11 @@ adapter! {
     ] then |b, p| b.mkl_tol(p.get("tol")?);
     kernels = KernelUse::Single;
     extra {
-        /// The features of eq. (13) (`Lgmmc::features`): the same for every C, so the
-        /// key is the parameters with C set to 1 (LG-MMC's grids vary C only).
-        fn shared_key(&self, params: &ParamSet) -> Option<String> {
-            let b = Lgmmc::builder(params).ok()?;
-            Some(format!("{:?}", b.c(1.0)))
-        }
-        fn shared_work(
-            &self,
-            input: &Input<'_>,
-            params: &ParamSet,
-            seeds: &[u64],
-        ) -> Result<SharedValue> {
-            use rayon::prelude::*;
-            let m = Lgmmc::builder(params)?.check()?;
-            let set = input.kernel_set()?;
-            let features = seeds
-                .par_iter()
-                .map(|&s| m.features(&set, input.n_clusters, s))
-                .collect::<Result<Vec<Option<Mat<f64>>>>>()?;
-            Ok(std::sync::Arc::new(features))
-        }
-        fn run_restarts_shared(
-            &self,
-            input: &Input<'_>,
-            params: &ParamSet,
-            seeds: &[u64],
-            shared: &SharedWork,
-        ) -> Vec<Result<Outcome>> {
-            let given = shared.value.downcast_ref::<Vec<Option<Mat<f64>>>>();
-            let (Some(given), Ok(m)) = (
-                given.filter(|g| g.len() == seeds.len()),
-                Lgmmc::builder(params).and_then(|b| b.check()),
-            ) else {
-                return self.run_restarts(input, params, seeds);
-            };
-            let mut runs = seeded_fits("lgmmc", input, seeds, |set, i, seed| {
-                m.fit_with_features(set, input.n_clusters, seed, given[i].clone())
-            });
-            charge(&mut runs, shared.share, "features");
-            runs
+        // The features of eq. (13) of every seed (`Lgmmc::features`), the same for every C.
+        shared_across_c! {
+            Lgmmc, "features", Option<Mat<f64>>,
+            |m, set, k, seed| m.features(set, k, seed),
+            |m, set, k, seed, start| m.fit_with_features(set, k, seed, start.clone()),
         }
     }
 }

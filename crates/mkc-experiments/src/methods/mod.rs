@@ -154,6 +154,59 @@ macro_rules! adapter {
     };
 }
 
+/// The [`Method`] items of work made per seed and shared by the jobs of a C grid, for an
+/// adapter's `extra { … }` block: the key is the parameters with C set to 1 (the grids vary
+/// C only), the work of each seed `|m, set, n_clusters, seed| …` on the checked method `m`
+/// (a `Result<T>`), and each run `|m, set, n_clusters, seed, work: &T| …` (a fit), its
+/// share of the work charged in phase `phase`:
+///
+/// ```ignore
+/// extra { shared_across_c! { IterSvr, "kmeans", Vec<usize>,
+///     |m, set, k, seed| m.start(set, k, seed),
+///     |m, set, k, seed, start| m.fit_with_start(set, k, seed, start) } }
+/// ```
+macro_rules! shared_across_c {
+    (
+        $adapter:ident, $phase:literal, $work_ty:ty,
+        |$m:ident, $set:ident, $k:ident, $seed:ident| $work:expr,
+        |$fm:ident, $fset:ident, $fk:ident, $fseed:ident, $w:ident| $fit:expr $(,)?
+    ) => {
+        fn shared_key(&self, params: &$crate::params::ParamSet) -> Option<String> {
+            let b = $adapter::builder(params).ok()?;
+            Some(format!("{:?}", b.c(1.0)))
+        }
+        fn shared_work(
+            &self,
+            input: &$crate::methods::Input<'_>,
+            params: &$crate::params::ParamSet,
+            seeds: &[u64],
+        ) -> mkc_core::Result<$crate::methods::SharedValue> {
+            use mkc_core::ParamGuard as _;
+            let $m = $adapter::builder(params)?.check()?;
+            let $k = input.n_clusters;
+            $crate::methods::per_seed(input, seeds, |$set, $seed| $work)
+        }
+        fn run_restarts_shared(
+            &self,
+            input: &$crate::methods::Input<'_>,
+            params: &$crate::params::ParamSet,
+            seeds: &[u64],
+            shared: &$crate::methods::SharedWork,
+        ) -> Vec<mkc_core::Result<$crate::methods::Outcome>> {
+            use mkc_core::ParamGuard as _;
+            let $fk = input.n_clusters;
+            $adapter::builder(params)
+                .and_then(|b| b.check())
+                .ok()
+                .and_then(|$fm| {
+                    let fit = |$fset: &mkc_core::KernelSet<'_>, $fseed: u64, $w: &$work_ty| $fit;
+                    $crate::methods::runs_per_seed(self.name(), input, seeds, shared, $phase, fit)
+                })
+                .unwrap_or_else(|| self.run_restarts(input, params, seeds))
+        }
+    };
+}
+
 /// Read a word parameter as an option enum of a method crate ([`Words`](mkc_core::params::Words), declared with
 /// `mkc_core::param_words!`): `by_word!(Norm, ZSolver);` implements [`FromParam`](crate::params::FromParam).
 macro_rules! by_word {
@@ -189,10 +242,13 @@ mod rmkc;
 mod rmkkm;
 mod sc;
 mod scmk;
+mod shared;
 mod simplemkkm;
 
 pub use avg_kkm::AvgKkm;
 pub use kkm::Kkm;
+pub(crate) use shared::{charge, per_seed, runs_per_seed};
+pub use shared::{SharedValue, SharedWork};
 
 /// All registered methods, in the order `mkc cluster --help` lists them.
 pub fn all() -> Vec<&'static dyn Method> {
@@ -339,20 +395,6 @@ impl Input<'_> {
     }
 }
 
-/// The value of work that jobs share ([`Method::shared_work`]), downcast by the method
-/// that made it.
-pub type SharedValue = std::sync::Arc<dyn std::any::Any + Send + Sync>;
-
-/// Shared work as one job receives it ([`Method::run_restarts_shared`]).
-#[derive(Clone)]
-pub struct SharedWork {
-    /// What [`Method::shared_work`] returned.
-    pub value: SharedValue,
-    /// Seconds of computing it charged to this job: an equal share among the jobs that
-    /// use it.
-    pub share: f64,
-}
-
 /// A clustering method as the experiments and the CLI see it. See the module docs.
 pub trait Method: Send + Sync {
     /// Registry name (`--method NAME`, `method = "NAME"`).
@@ -431,42 +473,6 @@ pub trait Method: Send + Sync {
         seeds: &[u64],
     ) -> Vec<Result<Outcome>> {
         fit_built(self.name(), self.build(params), input, seeds)
-    }
-}
-
-/// Charge every run its part of the shared work's seconds (`share` among the runs), in its
-/// wall time and in its phase `phase`.
-pub(crate) fn charge(runs: &mut [Result<Outcome>], share: f64, phase: &str) {
-    let part = share / runs.len().max(1) as f64;
-    for out in runs.iter_mut().flatten() {
-        out.seconds += part;
-        match out.phases.iter_mut().find(|(name, _)| name == phase) {
-            Some((_, s)) => *s += part,
-            None => out.phases.push((phase.to_string(), part)),
-        }
-    }
-}
-
-/// One fit per seed with `fit(set, seed index, seed)`, in parallel and in seed order, as
-/// outcomes (each with its own wall time, as `fit_restarts` gives it); when the input is
-/// not a valid kernel set, every seed gets that error (on `name`).
-pub(crate) fn seeded_fits<D: mkc_core::Diagnostics>(
-    name: &str,
-    input: &Input<'_>,
-    seeds: &[u64],
-    fit: impl Fn(&KernelSet<'_>, usize, u64) -> Result<Clustering<D>> + Sync,
-) -> Vec<Result<Outcome>> {
-    use rayon::prelude::*;
-    match input.kernel_set() {
-        Ok(set) => seeds
-            .par_iter()
-            .enumerate()
-            .map(|(i, &seed)| fit(&set, i, seed).map(|c| Outcome::from(c.erase())))
-            .collect(),
-        Err(e) => seeds
-            .iter()
-            .map(|_| Err(Error::input(name, e.to_string())))
-            .collect(),
     }
 }
 

@@ -32,9 +32,9 @@ pub use one_job::{
 
 use crate::config::Plan;
 use crate::dataset::{DataSource, Prepared, Unavailable};
-use crate::methods::Outcome;
 #[cfg(doc)]
 use crate::methods::Method;
+use crate::methods::Outcome;
 use crate::progress::Progress;
 use crate::resume::RecordIndex;
 use crate::summary::Cell;
