@@ -160,7 +160,7 @@ macro_rules! adapter {
 /// (a `Result<T>`), and each run `|m, set, n_clusters, seed, work: &T| …` (a fit), its
 /// share of the work charged in phase `phase`:
 ///
-/// ```ignore
+/// ```text
 /// extra { shared_across_c! { IterSvr, "kmeans", Vec<usize>,
 ///     |m, set, k, seed| m.start(set, k, seed),
 ///     |m, set, k, seed, start| m.fit_with_start(set, k, seed, start) } }
