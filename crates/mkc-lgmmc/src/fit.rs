@@ -86,7 +86,7 @@ mkc_core::clusterer! {
     /// for any number of threads. Phases: "features" (eq. 13's features, or the linear
     /// solver's data), "violated" (eqs. 13–15), "mkl" (α- and μ-steps), "labels".
     fn fit(&self, data, n_clusters, seed) {
-        self.fit_given(data, n_clusters, seed, None)
+        self.fit_with_features(data, n_clusters, seed, None)
     }
 }
 
@@ -121,17 +121,13 @@ impl Lgmmc {
         }
         let kernel = data.one_kernel("lgmmc")?;
         let k = kernel.as_mat();
-        let p = self.params();
-        // The kernel with its bias, as `run` forms it for the square-root map.
-        let features = match p.feature_map {
-            FeatureMap::Pca => kernel_features(k, p.rank, seed),
-            FeatureMap::Sqrt if p.bias != 0.0 => {
-                let kb = Mat::from_fn(k.nrows(), k.ncols(), |i, j| k[(i, j)] + p.bias);
-                kernel_sqrt_features(kb.as_ref(), p.rank, seed)
-            }
-            FeatureMap::Sqrt => kernel_sqrt_features(k, p.rank, seed),
+        // The square-root map takes the kernel with its bias; PCA takes k itself.
+        let owned = match self.params().feature_map {
+            FeatureMap::Sqrt => self.with_bias(k),
+            FeatureMap::Pca => None,
         };
-        features.map(Some)
+        let kb = owned.as_ref().map_or(k, |m| m.as_ref());
+        self.eq13_features(k, kb, seed).map(Some)
     }
 
     /// [`Clusterer::fit`](mkc_core::Clusterer::fit) with the features of eq. (13) given,
@@ -151,16 +147,6 @@ impl Lgmmc {
         if let Some(f) = &features {
             mkc_core::validate::len("LG-MMC features (rows)", f.nrows(), data.n())?;
         }
-        self.fit_given(data, n_clusters, seed, features)
-    }
-
-    fn fit_given(
-        &self,
-        data: &KernelSet<'_>,
-        n_clusters: usize,
-        seed: u64,
-        given: Option<Mat<f64>>,
-    ) -> Result<Clustering<LgmmcDiagnostics>> {
         let (fit, linear, timings) =
             self.params()
                 .path
@@ -172,7 +158,7 @@ impl Lgmmc {
                         kernel = data.one_kernel("lgmmc")?;
                         Input::Kernel(kernel.as_mat())
                     };
-                    self.run(input, seed, given, timings)
+                    self.run(input, seed, features, timings)
                 })?;
         let diag = LgmmcDiagnostics {
             linear_path: linear,
@@ -218,19 +204,34 @@ impl Lgmmc {
                 return self.cutting_plane(&mut solver, beta, timings);
             }
         };
-        let owned;
-        let kb = if p.bias != 0.0 {
-            owned = Mat::from_fn(k.nrows(), k.ncols(), |i, j| k[(i, j)] + p.bias);
-            owned.as_ref()
-        } else {
-            k
-        };
-        let features = || match (given, p.feature_map) {
-            (Some(f), _) => Ok(f),
-            (None, FeatureMap::Pca) => kernel_features(k, p.rank, seed),
-            (None, FeatureMap::Sqrt) => kernel_sqrt_features(kb, p.rank, seed),
+        let owned = self.with_bias(k);
+        let kb = owned.as_ref().map_or(k, |m| m.as_ref());
+        let features = || match given {
+            Some(f) => Ok(f),
+            None => self.eq13_features(k, kb, seed),
         };
         self.run_on_kernel(kb, features, timings)
+    }
+
+    /// The kernel with the bias b added to every entry, or `None` when b = 0 (k itself).
+    fn with_bias(&self, k: MatRef<'_, f64>) -> Option<Mat<f64>> {
+        let b = self.params().bias;
+        (b != 0.0).then(|| Mat::from_fn(k.nrows(), k.ncols(), |i, j| k[(i, j)] + b))
+    }
+
+    /// The features of eq. (13) of the kernel `k` ([`FeatureMap`]; `kb`, k with its bias,
+    /// for the square-root map).
+    fn eq13_features(
+        &self,
+        k: MatRef<'_, f64>,
+        kb: MatRef<'_, f64>,
+        seed: u64,
+    ) -> Result<Mat<f64>> {
+        let p = self.params();
+        match p.feature_map {
+            FeatureMap::Pca => kernel_features(k, p.rank, seed),
+            FeatureMap::Sqrt => kernel_sqrt_features(kb, p.rank, seed),
+        }
     }
 
     /// Algorithm 1 on the kernel `kb` (with its bias) and the features of eq. (13) that

@@ -305,20 +305,22 @@ impl IterSvr {
         )
     }
 
-    /// One run on the (single) kernel `k` from kernel k-means labels drawn with `seed`;
-    /// with `features` (the kernel is their `XXᵀ`, [`IterSvrPath::Auto`]) the SVRs run
-    /// in feature space from the same start.
-    fn fit_kernel(
+    /// The alternation on the (single) kernel `k` from the targets `y0`; on the linear
+    /// path (the kernel is the features' `XXᵀ`, [`IterSvrPath::Auto`]) the SVRs run in
+    /// feature space from the same start. `timings` may hold the start's phase.
+    #[allow(clippy::too_many_arguments)]
+    fn fit_on(
         &self,
+        data: &KernelSet<'_>,
         k: MatRef<'_, f64>,
-        features: Option<MatRef<'_, f64>>,
+        linear: bool,
+        y0: Vec<f64>,
         seed: u64,
+        timings: Timings,
         t0: Instant,
     ) -> Result<Clustering<IterSvrDiagnostics>> {
-        let mut timings = Timings::default();
-        let km = timings.time("kmeans", || kernel_start(k, seed))?;
-        let y0 = targets(&km);
-        if let Some(x) = features {
+        if linear {
+            let x = data.require_features("itersvr")?;
             return self.fit_linear(x, Start::Labels(y0), seed, timings, t0);
         }
         let ck = CheckedKernel::new(k)?;
@@ -422,17 +424,7 @@ impl IterSvr {
             return self.fit_linear(x, Start::Labels(y0), seed, Timings::default(), t0);
         }
         let k = data.one_kernel("itersvr")?;
-        if linear {
-            let x = data.require_features("itersvr")?;
-            return self.fit_linear(x, Start::Labels(y0), seed, Timings::default(), t0);
-        }
-        let ck = CheckedKernel::new(k.as_mat())?;
-        self.run(
-            &mut KernelStep::new(&self.svr, &ck),
-            y0,
-            Timings::default(),
-            t0,
-        )
+        self.fit_on(data, k.as_mat(), linear, y0, seed, Timings::default(), t0)
     }
 }
 
@@ -563,8 +555,9 @@ mkc_core::clusterer! {
             return self.fit_linear(x, Start::KMeans, seed, Timings::default(), t0);
         }
         let k = data.one_kernel("itersvr")?;
-        let features = if linear { Some(data.require_features("itersvr")?) } else { None };
-        self.fit_kernel(k.as_mat(), features, seed, t0)
+        let mut timings = Timings::default();
+        let km = timings.time("kmeans", || kernel_start(k.as_mat(), seed))?;
+        self.fit_on(data, k.as_mat(), linear, targets(&km), seed, timings, t0)
     }
     /// The kernel (or the mean of the kernels) is formed once and shared by the
     /// restarts; each run's wall time includes an equal share of forming it. On the

@@ -4,14 +4,16 @@
 //! unit's jobs run, and handed to each of them with an equal share of its seconds.
 //!
 //! Only work that at least two pending jobs use is computed here (one job computes its
-//! own, as without sharing). Each computation runs on its own, one after the other; the
-//! method's work may use every thread itself (global kernel k-means runs its candidates in
-//! parallel). When it fails, its jobs run without it and report their own errors.
+//! own, as without sharing). The computations run in parallel with rayon (each may use
+//! rayon itself: global kernel k-means runs its candidates in parallel) and no job starts
+//! before all of them end. When one fails, its jobs run without it and report their own
+//! errors.
 
 use super::jobs::{input_of, job_seeds, point_params, Job, Recorded};
 use crate::config::Plan;
 use crate::dataset::Prepared;
 use crate::methods::{self, Method, SharedWork};
+use rayon::prelude::*;
 use std::time::Instant;
 
 /// The shared work of every job (`None`: the job computes everything itself).
@@ -40,23 +42,27 @@ pub(super) fn prepare(
             None => groups.push((id, method, vec![j])),
         }
     }
+    // The groups' work in parallel (each may use rayon itself), in group order.
+    let made: Vec<(Vec<usize>, Option<SharedWork>)> = groups
+        .into_par_iter()
+        .filter(|g| g.2.len() > 1)
+        .map(|(_, method, users)| {
+            let first = &jobs[users[0]];
+            let t0 = Instant::now();
+            let value = method.shared_work(
+                &input_of(first, data),
+                point_params(first.col, &data.key, first.point),
+                &job_seeds(plan, first),
+            );
+            let share = t0.elapsed().as_secs_f64() / users.len() as f64;
+            let work = value.ok().map(|value| SharedWork { value, share });
+            (users, work)
+        })
+        .collect();
     let mut out = vec![None; jobs.len()];
-    for (_, method, users) in groups.into_iter().filter(|g| g.2.len() > 1) {
-        let first = &jobs[users[0]];
-        let t0 = Instant::now();
-        let Ok(value) = method.shared_work(
-            &input_of(first, data),
-            point_params(first.col, &data.key, first.point),
-            &job_seeds(plan, first),
-        ) else {
-            continue;
-        };
-        let share = t0.elapsed().as_secs_f64() / users.len() as f64;
+    for (users, work) in made {
         for j in users {
-            out[j] = Some(SharedWork {
-                value: value.clone(),
-                share,
-            });
+            out[j] = work.clone();
         }
     }
     out
