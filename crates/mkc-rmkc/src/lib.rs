@@ -61,7 +61,10 @@
 //! ([`mkc_svm::CSvc::solve_from`], O(N) per flipped support vector), Armijo trials from
 //! the current α, initial splits from the previous split. The two phases of Algorithm 2
 //! run in parallel; the initial splits are deduplicated and evaluated in a fixed number
-//! of parallel chunks ([`init::INIT_CHUNKS`]). A fit's timings have the phases `"init"`,
+//! of parallel chunks ([`init::INIT_CHUNKS`]). Fits that differ only in L, the caps and
+//! tolerances of Algorithm 1, or between the 1-norm and no norm (the same uniform θ⁽⁰⁾)
+//! start from the same split, which can be computed once per seed
+//! ([`Rmkc::initial_split`], [`Rmkc::fit_with_split`]). A fit's timings have the phases `"init"`,
 //! `"theta"` and `"labels"`, and [`RmkcDiagnostics`] counts the solves of each.
 //!
 //! # The method API
@@ -124,7 +127,7 @@ mod signs;
 pub use itersvr::{IterSvr, IterSvrDiagnostics, IterSvrParams};
 pub use objective::Evaluation;
 pub use params::{Balance, Norm, Rmkc, RmkcParams};
-pub use rmkc::RmkcDiagnostics;
+pub use rmkc::{InitialSplit, RmkcDiagnostics};
 pub use variance::Variance;
 
 /// The method API and this crate's methods: `use mkc_rmkc::prelude::*;`.

@@ -11,7 +11,7 @@
 use crate::init::initial_labels;
 use crate::label_step::label_step;
 use crate::objective::{composite_into, evaluate, Evaluation};
-use crate::params::Rmkc;
+use crate::params::{Norm, Rmkc, RmkcParams};
 use crate::signs::{clusters, signs};
 use crate::theta_step::theta_step;
 use crate::variance::Variance;
@@ -38,6 +38,16 @@ mkc_core::diagnostics! {
         /// Solves of the label steps (candidates of Algorithm 2).
         label_solves: usize,
     }
+}
+
+/// The seeded initial labels of a fit ([`Rmkc::initial_split`]): the split with least J
+/// among the pair splits of Section 3 ([`crate::init`]), and the SVM solves it took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InitialSplit {
+    /// Cluster indices 0/1 (cluster 1 is y = +1).
+    pub labels: Vec<usize>,
+    /// Solves of the initialisation (one per distinct pair split).
+    pub solves: usize,
 }
 
 /// The state Algorithm 1 starts from: θ⁽⁰⁾, y⁽⁰⁾ ∈ {±1}ᴺ and K̃(θ⁽⁰⁾).
@@ -69,22 +79,105 @@ impl Rmkc {
         let n = data.n();
         let ell = self.balance_bound(n)?;
         check_theta0(theta0, kernels.len())?;
-        let y = signs("labels0", labels0, n)?;
-        let sum: f64 = y.iter().sum();
-        if sum.abs() > ell {
-            return Err(Error::input(
-                "labels0",
-                format!("|Σy| = {} exceeds the balance bound ℓ = {ell}", sum.abs()),
-            ));
-        }
-        let mut k_tilde = Mat::zeros(n, n);
-        composite_into(&mut k_tilde, theta0, kernels)?;
+        let y = balanced_signs("labels0", labels0, n, ell)?;
         let start = Start {
             theta: theta0.to_vec(),
             y,
-            k_tilde,
+            k_tilde: self.composite(kernels, theta0)?,
         };
         self.run(kernels, start, ell, 0, Timings::default(), t0)
+    }
+
+    /// The initial labels that [`Clusterer::fit`](mkc_core::Clusterer::fit) starts from
+    /// with `seed`: the pair splits of Section 3 ([`crate::init`]) evaluated on K̃(θ⁽⁰⁾),
+    /// θ⁽⁰⁾ uniform.
+    ///
+    /// They depend on the parameters that [`Rmkc::start_params`] keeps, not on L, the
+    /// iteration caps and tolerances of Algorithm 1, or (between the 1-norm and no norm,
+    /// whose uniform θ⁽⁰⁾ are the same) the norm. Fits that differ only in those can
+    /// compute the split once per seed and start from it ([`Rmkc::fit_with_split`]); the
+    /// experiments runner shares it so across RMKC's norms in Table 1.
+    ///
+    /// Errors: those of the fit's initialisation.
+    pub fn initial_split(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        seed: u64,
+    ) -> Result<InitialSplit> {
+        check_binary("rmkc", data, n_clusters)?;
+        let kernels = data.require_kernels("rmkc")?;
+        let ell = self.balance_bound(data.n())?;
+        let theta = self.norm.uniform(kernels.len());
+        let k_tilde = self.composite(kernels, &theta)?;
+        let (y, solves) = self.split_on(&k_tilde, ell, seed)?;
+        Ok(InitialSplit {
+            labels: clusters(&y),
+            solves,
+        })
+    }
+
+    /// The parameters that [`Rmkc::initial_split`] depends on: these with L, the
+    /// iteration cap, the tolerance and the Armijo constants set to their defaults, and
+    /// no norm written as the 1-norm (the same θ⁽⁰⁾ = 1/V). Two fits whose
+    /// `start_params` are equal have the same initial split for every seed.
+    pub fn start_params(&self) -> Rmkc {
+        let d = RmkcParams::new();
+        Rmkc {
+            l: d.l,
+            norm: match self.norm {
+                Norm::None => Norm::L1,
+                other => other,
+            },
+            max_iter: d.max_iter,
+            tol: d.tol,
+            armijo_sigma: d.armijo_sigma,
+            armijo_beta: d.armijo_beta,
+            armijo_max_trials: d.armijo_max_trials,
+            ..self.clone()
+        }
+    }
+
+    /// [`Clusterer::fit`](mkc_core::Clusterer::fit) from the split that
+    /// [`Rmkc::initial_split`] gives for the same data and seed, computed by a fit with
+    /// equal [`Rmkc::start_params`]: the result is the fit's bit for bit (its `"init"`
+    /// phase then holds only forming K̃(θ⁽⁰⁾), and `init_solves` is the split's).
+    ///
+    /// Errors: those of the fit, and [`Error::Shape`] / [`Error::InvalidInput`] for a
+    /// split of the wrong length, with a label other than 0/1, with one cluster, or
+    /// outside the balance bound.
+    pub fn fit_with_split(
+        &self,
+        data: &KernelSet<'_>,
+        n_clusters: usize,
+        split: &InitialSplit,
+    ) -> Result<Clustering<RmkcDiagnostics>> {
+        let t0 = Instant::now();
+        check_binary("rmkc", data, n_clusters)?;
+        let kernels = data.require_kernels("rmkc")?;
+        let n = data.n();
+        let ell = self.balance_bound(n)?;
+        let y = balanced_signs("split", &split.labels, n, ell)?;
+        let mut timings = Timings::default();
+        let theta = self.norm.uniform(kernels.len());
+        let k_tilde = timings.time("init", || self.composite(kernels, &theta))?;
+        let start = Start { theta, y, k_tilde };
+        self.run(kernels, start, ell, split.solves, timings, t0)
+    }
+
+    /// K̃(θ) (eq. 3).
+    fn composite(&self, kernels: &[MatRef<'_, f64>], theta: &[f64]) -> Result<Mat<f64>> {
+        let n = kernels.first().map_or(0, |k| k.nrows());
+        let mut k_tilde = Mat::zeros(n, n);
+        composite_into(&mut k_tilde, theta, kernels)?;
+        Ok(k_tilde)
+    }
+
+    /// The seeded initial split on K̃(θ⁽⁰⁾) (signs) and its solves.
+    fn split_on(&self, k_tilde: &Mat<f64>, ell: f64, seed: u64) -> Result<(Vec<f64>, usize)> {
+        let ck = CheckedKernel::new(k_tilde.as_ref())?;
+        let (y, _, solves) = initial_labels(self, &ck, ell, seed)?;
+        Ok((y, solves))
     }
 
     /// Algorithm 1 from `start`: evaluate J, then alternate θ steps and label steps.
@@ -154,6 +247,20 @@ impl Rmkc {
     }
 }
 
+/// ±1 labels of given cluster indices (`what`: [`signs`]'s checks) within the balance
+/// bound |Σy| ≤ ℓ.
+fn balanced_signs(what: &str, labels: &[usize], n: usize, ell: f64) -> Result<Vec<f64>> {
+    let y = signs(what, labels, n)?;
+    let sum: f64 = y.iter().sum();
+    if sum.abs() > ell {
+        return Err(Error::input(
+            what,
+            format!("|Σy| = {} exceeds the balance bound ℓ = {ell}", sum.abs()),
+        ));
+    }
+    Ok(y)
+}
+
 /// θ⁽⁰⁾ of [`Rmkc::fit_from`]: one finite weight per kernel, ≥ 0, not all 0.
 fn check_theta0(theta0: &[f64], n_kernels: usize) -> Result<()> {
     mkc_core::validate::len("theta0", theta0.len(), n_kernels)?;
@@ -182,10 +289,8 @@ mkc_core::clusterer! {
         let mut timings = Timings::default();
         let theta = self.norm.uniform(kernels.len());
         let (start, init_solves) = timings.time("init", || -> Result<(Start, usize)> {
-            let mut k_tilde = Mat::zeros(n, n);
-            composite_into(&mut k_tilde, &theta, kernels)?;
-            let ck = CheckedKernel::new(k_tilde.as_ref())?;
-            let (y, _, solves) = initial_labels(self, &ck, ell, seed)?;
+            let k_tilde = self.composite(kernels, &theta)?;
+            let (y, solves) = self.split_on(&k_tilde, ell, seed)?;
             Ok((Start { theta, y, k_tilde }, solves))
         })?;
         self.run(kernels, start, ell, init_solves, timings, t0)

@@ -154,26 +154,32 @@ macro_rules! adapter {
     };
 }
 
-/// The [`Method`] items of work made per seed and shared by the jobs of a C grid, for an
-/// adapter's `extra { … }` block: the key is the parameters with C set to 1 (the grids vary
-/// C only), the work of each seed `|m, set, n_clusters, seed| …` on the checked method `m`
-/// (a `Result<T>`), and each run `|m, set, n_clusters, seed, work: &T| …` (a fit), its
-/// share of the work charged in phase `phase`:
+/// The [`Method`] items of work made per seed and shared by the jobs of a grid, for an
+/// adapter's `extra { … }` block: the key `key |b| …` of the unchecked parameters `b`
+/// (jobs with equal keys share the work), the work of each seed
+/// `|m, set, n_clusters, seed| …` on the checked method `m` (a `Result<T>`), and each run
+/// `|m, set, n_clusters, seed, work: &T| …` (a fit), its share of the work charged in
+/// phase `phase`. [`shared_across_c!`] is the form for a C grid.
 ///
 /// ```text
-/// extra { shared_across_c! { IterSvr, "kmeans", Vec<usize>,
-///     |m, set, k, seed| m.start(set, k, seed),
-///     |m, set, k, seed, start| m.fit_with_start(set, k, seed, start) } }
+/// extra { shared_per_seed! { Rmkc, "init", InitialSplit,
+///     key |b| b.check().map(|m| m.start_params()).ok(),
+///     |m, set, k, seed| m.initial_split(set, k, seed),
+///     |m, set, k, _seed, split| m.fit_with_split(set, k, split) } }
 /// ```
-macro_rules! shared_across_c {
+macro_rules! shared_per_seed {
     (
         $adapter:ident, $phase:literal, $work_ty:ty,
+        key |$b:ident| $key:expr,
         |$m:ident, $set:ident, $k:ident, $seed:ident| $work:expr,
         |$fm:ident, $fset:ident, $fk:ident, $fseed:ident, $w:ident| $fit:expr $(,)?
     ) => {
         fn shared_key(&self, params: &$crate::params::ParamSet) -> Option<String> {
-            let b = $adapter::builder(params).ok()?;
-            Some(format!("{:?}", b.c(1.0)))
+            #[allow(unused_imports)]
+            use mkc_core::ParamGuard as _;
+            let $b = $adapter::builder(params).ok()?;
+            let key: Option<_> = $key;
+            key.map(|k| format!("{k:?}"))
         }
         fn shared_work(
             &self,
@@ -203,6 +209,29 @@ macro_rules! shared_across_c {
                     $crate::methods::runs_per_seed(self.name(), input, seeds, shared, $phase, fit)
                 })
                 .unwrap_or_else(|| self.run_restarts(input, params, seeds))
+        }
+    };
+}
+
+/// [`shared_per_seed!`] for work that does not depend on C, shared by the jobs of a C
+/// grid (the key is the parameters with C set to 1):
+///
+/// ```text
+/// extra { shared_across_c! { IterSvr, "kmeans", Vec<usize>,
+///     |m, set, k, seed| m.start(set, k, seed),
+///     |m, set, k, seed, start| m.fit_with_start(set, k, seed, start) } }
+/// ```
+macro_rules! shared_across_c {
+    (
+        $adapter:ident, $phase:literal, $work_ty:ty,
+        |$m:ident, $set:ident, $k:ident, $seed:ident| $work:expr,
+        |$fm:ident, $fset:ident, $fk:ident, $fseed:ident, $w:ident| $fit:expr $(,)?
+    ) => {
+        shared_per_seed! {
+            $adapter, $phase, $work_ty,
+            key |b| Some(b.c(1.0)),
+            |$m, $set, $k, $seed| $work,
+            |$fm, $fset, $fk, $fseed, $w| $fit,
         }
     };
 }

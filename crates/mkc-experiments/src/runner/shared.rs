@@ -121,6 +121,9 @@ columns = [
   { id = "kkm", label = "KKM", method = "kkm", grid = { n_init = [1, 2] } },
   { id = "lgmmc", label = "LG-MMC", method = "lgmmc", grid = { C = [1.0, 10.0] } },
   { id = "itersvr", label = "IterSVR", method = "itersvr", grid = { C = [1.0, 10.0] } },
+  { id = "rmkc", label = "RMKC", method = "rmkc", params = { p = "1" }, grid = { C = [1.0, 10.0] } },
+  { id = "rmkc-none", label = "RMKC none", method = "rmkc", params = { p = "none" }, grid = { C = [1.0, 10.0] } },
+  { id = "rmkc-l2", label = "RMKC 2", method = "rmkc", params = { p = "2" }, grid = { C = [1.0] } },
 ]
 "#;
 
@@ -138,7 +141,7 @@ columns = [
         let what: Vec<(&str, usize)> = list.iter().map(|j| (j.col.id.as_str(), j.point)).collect();
         // kkm, lgmmc and itersvr: one job per kernel (two per view) and point
         assert_eq!(data.kernels.len(), 4);
-        assert_eq!(list.len(), 3 + 2 + 1 + 3 * 2 * 4, "{what:?}");
+        assert_eq!(list.len(), 3 + 2 + 1 + 3 * 2 * 4 + 5, "{what:?}");
         let none = vec![None; list.len()];
         let shared = prepare(&plan, &list, &none, &data);
         let of = |id: &str| -> Vec<Option<SharedWork>> {
@@ -191,6 +194,23 @@ columns = [
                 assert_eq!(seeds, 2, "{id}: two restarts of seed 1");
             }
         }
+        // RMKC: one initial split per C (and seed list) for the 1-norm and no norm (the
+        // same θ⁽⁰⁾); the 2-norm's single job computes its own.
+        let (one, none_) = (of("rmkc"), of("rmkc-none"));
+        for c in 0..2 {
+            let (a, b) = (one[c].clone().unwrap(), none_[c].clone().unwrap());
+            assert!(Arc::ptr_eq(&a.value, &b.value), "C point {c}");
+            let splits = a
+                .value
+                .downcast_ref::<Vec<mkc_rmkc::InitialSplit>>()
+                .unwrap();
+            assert_eq!(splits.len(), 2, "two restarts of seed 1");
+        }
+        assert!(!Arc::ptr_eq(
+            &one[0].as_ref().unwrap().value,
+            &one[1].as_ref().unwrap().value
+        ));
+        assert!(of("rmkc-l2").iter().all(Option::is_none));
         // It is the start a fit computes for itself.
         let start = global[0].value.downcast_ref::<Vec<usize>>().unwrap();
         let own = mkc_gumkl::MvkkmParams::new()
@@ -206,6 +226,6 @@ columns = [
         recorded[first_fast] = Some(Vec::new());
         let again = prepare(&plan, &list, &recorded, &data);
         assert!(again[first_fast].is_none() && again[first_fast + 1].is_none());
-        assert_eq!(again.iter().flatten().count(), 4 + 8 + 8);
+        assert_eq!(again.iter().flatten().count(), 4 + 8 + 8 + 4);
     }
 }
