@@ -92,7 +92,7 @@ pub mod simplex_qp;
 pub use fit::{FamilyDiagnostics, KernelFit, MethodDiagnostics, RelativeTo, StopRule};
 pub use labels::{labels_from_h, labels_from_h_with, row_normalised, LabelOptions};
 pub use lf_mvc::{procrustes, LatePartitions, LfMvc, LfMvcDiagnostics, LfMvcFit, LfMvcParams};
-pub use lkam::{Lkam, LkamDiagnostics, LkamFit, LkamParams, LocalAlignment};
+pub use lkam::{Lkam, LkamDiagnostics, LkamFit, LkamParams, LocalAlignment, LocalStructure};
 pub use lmkkm::{GatingSteps, Lmkkm, LmkkmDiagnostics, LmkkmFit, LmkkmParams};
 pub use mkkm::{closed_form_weights, Mkkm, MkkmDiagnostics, MkkmFit};
 pub use mkkm_mir::{MkkmMir, MkkmMirDiagnostics, MkkmMirFit};

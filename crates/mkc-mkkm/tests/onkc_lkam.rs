@@ -6,7 +6,7 @@ use common::{gaussian_views, refs};
 use mkc_core::Error;
 use mkc_mkkm::params::rejected_param;
 use mkc_mkkm::prelude::*;
-use mkc_mkkm::{labels_from_h, KernelFit, MethodDiagnostics};
+use mkc_mkkm::{labels_from_h, KernelFit, MethodDiagnostics, Preprocessing};
 
 // ONKC and LKAM with default parameters and at the ends of their grids.
 common::contract_test!(
@@ -72,4 +72,76 @@ fn contract_fit_equals_the_engine_and_the_labels_of_its_h() {
     let lkam = LkamParams::new().tau(0.2);
     let e = lkam.fit_kernels(&views, 3).unwrap();
     same_as_engine(&lkam.fit(&data, 3, 9).unwrap(), &e);
+}
+
+/// LKAM's step 0 computed once per τ (`Lkam::local_structure`) and shared by a λ grid
+/// (`Lkam::fit_restarts_with`): the runs are the fits' bit for bit, for both
+/// preprocessings; a structure of another τ, n or kernel count is a typed error.
+#[test]
+fn lkam_runs_from_a_shared_structure_are_the_fits() {
+    let (ks, _) = gaussian_views(60, 3, &[0.5, 2.0, 4.0]);
+    let data = KernelSet::new(&ks).unwrap();
+    let seeds = [3u64, 4, 5];
+    for prep in [Preprocessing::CenterUnitDiagonal, Preprocessing::None] {
+        for tau in [0.1, 0.4] {
+            let base = LkamParams::new().tau(tau).preprocessing(prep.clone());
+            let structure = base.check().unwrap().local_structure(&data).unwrap();
+            assert_eq!(
+                structure.neighbourhood_size(),
+                (tau * 60.0_f64).round() as usize
+            );
+            for lambda in [2f64.powi(-15), 1.0, 2f64.powi(9)] {
+                let m = base.clone().lambda(lambda).check().unwrap();
+                let own = m.fit_restarts(&data, 3, &seeds);
+                let shared = m.fit_restarts_with(&data, 3, &seeds, &structure);
+                for (a, b) in own.iter().zip(&shared) {
+                    let (a, b) = (a.as_ref().unwrap(), b.as_ref().unwrap());
+                    let at = format!("{prep:?} τ = {tau} λ = {lambda}");
+                    assert_eq!(a.labels, b.labels, "{at}");
+                    assert_eq!(a.weights(), b.weights(), "{at}");
+                    assert_eq!(a.objective, b.objective, "{at}");
+                    assert_eq!(a.iterations, b.iterations, "{at}");
+                    assert_eq!(a.converged, b.converged, "{at}");
+                    assert_eq!(
+                        a.diagnostics.weight_trace, b.diagnostics.weight_trace,
+                        "{at}"
+                    );
+                    assert_eq!(a.diagnostics.eigensolves, b.diagnostics.eigensolves, "{at}");
+                    assert_eq!(a.diagnostics.entries(), b.diagnostics.entries(), "{at}");
+                }
+            }
+        }
+    }
+    let structure = LkamParams::new()
+        .tau(0.1)
+        .check()
+        .unwrap()
+        .local_structure(&data)
+        .unwrap();
+    let other_tau = LkamParams::new().tau(0.4).check().unwrap();
+    let runs = other_tau.fit_restarts_with(&data, 3, &seeds, &structure);
+    assert!(
+        runs.iter()
+            .all(|r| matches!(r, Err(Error::InvalidInput { .. }))),
+        "{runs:?}"
+    );
+    let fewer = KernelSet::new(&ks[..2]).unwrap();
+    let m = LkamParams::new().tau(0.1).check().unwrap();
+    let runs = m.fit_restarts_with(&fewer, 3, &seeds, &structure);
+    assert!(
+        runs.iter()
+            .all(|r| matches!(r, Err(Error::InvalidInput { .. }))),
+        "{runs:?}"
+    );
+    // τ that gives no neighbour: the structure's own typed error
+    let tiny = LkamParams::new()
+        .tau(0.001)
+        .check()
+        .unwrap()
+        .local_structure(&data);
+    assert!(
+        matches!(tiny, Err(Error::InvalidParam { .. })),
+        "{:?}",
+        tiny.err()
+    );
 }

@@ -124,6 +124,7 @@ columns = [
   { id = "rmkc", label = "RMKC", method = "rmkc", params = { p = "1" }, grid = { C = [1.0, 10.0] } },
   { id = "rmkc-none", label = "RMKC none", method = "rmkc", params = { p = "none" }, grid = { C = [1.0, 10.0] } },
   { id = "rmkc-l2", label = "RMKC 2", method = "rmkc", params = { p = "2" }, grid = { C = [1.0] } },
+  { id = "lkam", label = "LKAM", method = "lkam", grid = { tau = [0.2, 0.5], lambda = [0.5, 1.0, 2.0] } },
 ]
 "#;
 
@@ -141,7 +142,7 @@ columns = [
         let what: Vec<(&str, usize)> = list.iter().map(|j| (j.col.id.as_str(), j.point)).collect();
         // kkm, lgmmc and itersvr: one job per kernel (two per view) and point
         assert_eq!(data.kernels.len(), 4);
-        assert_eq!(list.len(), 3 + 2 + 1 + 3 * 2 * 4 + 5, "{what:?}");
+        assert_eq!(list.len(), 3 + 2 + 1 + 3 * 2 * 4 + 5 + 6, "{what:?}");
         let none = vec![None; list.len()];
         let shared = prepare(&plan, &list, &none, &data);
         let of = |id: &str| -> Vec<Option<SharedWork>> {
@@ -211,6 +212,19 @@ columns = [
             &one[1].as_ref().unwrap().value
         ));
         assert!(of("rmkc-l2").iter().all(Option::is_none));
+        // LKAM: one structure per τ, shared by its three λ (two values, three jobs each).
+        let lkam: Vec<SharedWork> = of("lkam").into_iter().flatten().collect();
+        assert_eq!(lkam.len(), 6);
+        let users = |v: &SharedWork| {
+            lkam.iter()
+                .filter(|s| Arc::ptr_eq(&s.value, &v.value))
+                .count()
+        };
+        assert!(lkam.iter().all(|s| users(s) == 3));
+        assert!(lkam[0]
+            .value
+            .downcast_ref::<mkc_mkkm::LocalStructure>()
+            .is_some());
         // It is the start a fit computes for itself.
         let start = global[0].value.downcast_ref::<Vec<usize>>().unwrap();
         let own = mkc_gumkl::MvkkmParams::new()
@@ -226,6 +240,6 @@ columns = [
         recorded[first_fast] = Some(Vec::new());
         let again = prepare(&plan, &list, &recorded, &data);
         assert!(again[first_fast].is_none() && again[first_fast + 1].is_none());
-        assert_eq!(again.iter().flatten().count(), 4 + 8 + 8 + 4);
+        assert_eq!(again.iter().flatten().count(), 4 + 8 + 8 + 4 + 6);
     }
 }

@@ -34,6 +34,7 @@
 
 pub mod neighbours;
 mod params;
+mod shared;
 #[cfg(test)]
 mod tests;
 
@@ -47,6 +48,7 @@ use crate::fit::{converged_entry, FamilyDiagnostics, KernelFit, MethodDiagnostic
 use crate::simplex_qp::regularised_update;
 
 pub use params::LkamParams;
+pub use shared::LocalStructure;
 
 /// LKAM's own diagnostics: its neighbourhoods.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -95,11 +97,48 @@ crate::engine_entry! {
 
 impl Lkam {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<LkamFit> {
-        let p = &self.params;
-        let t0 = Instant::now();
         let n = views[0].nrows();
         mkc_core::validate::n_clusters(n_clusters, n, 1)?;
-        let s = neighbours::neighbourhood_size(p.tau, n)?;
+        let local = Local::new(views, self.params.tau)?;
+        self.optimise_local(&local, local.time, n_clusters)
+    }
+
+    /// Step 1 of the module docs on the localised kernels (step 0 done, in
+    /// `neighbourhood_time`).
+    fn optimise_local(
+        &self,
+        local: &Local,
+        neighbourhood_time: Duration,
+        n_clusters: usize,
+    ) -> Result<LkamFit> {
+        let p = &self.params;
+        let update = regularised_update(local.he.as_ref(), p.lambda, p.zero_weight, "LKAM");
+        let alt = Alternation::new("LKAM", &p.eigen, p.max_iter, StopRule::previous(p.tol));
+        let own = LocalAlignment {
+            neighbourhood_size: local.s,
+            neighbourhood_time,
+        };
+        Ok(alt
+            .run(&local.views(), n_clusters, update)?
+            .with(own, local.he.clone()))
+    }
+}
+
+/// Step 0 of the module docs after the preprocessing: the neighbourhood size, the
+/// localised kernels, HE and the time they took.
+pub(crate) struct Local {
+    s: usize,
+    local: Vec<Mat<f64>>,
+    he: Mat<f64>,
+    time: Duration,
+}
+
+impl Local {
+    /// From the preprocessed kernels `views` and τ.
+    fn new(views: &[MatRef<'_, f64>], tau: f64) -> Result<Self> {
+        let t0 = Instant::now();
+        let n = views[0].nrows();
+        let s = neighbours::neighbourhood_size(tau, n)?;
         let a = neighbours::count_matrix(&neighbours::neighbourhoods(views, s));
         let local: Vec<Mat<f64>> = views
             .iter()
@@ -108,14 +147,16 @@ impl Lkam {
         drop(a);
         let local_views: Vec<MatRef<'_, f64>> = local.iter().map(|m| m.as_ref()).collect();
         let he = neighbours::local_regulariser(&local_views, views)?;
-        let neighbourhood_time = t0.elapsed();
-        let update = regularised_update(he.as_ref(), p.lambda, p.zero_weight, "LKAM");
-        let alt = Alternation::new("LKAM", &p.eigen, p.max_iter, StopRule::previous(p.tol));
-        let own = LocalAlignment {
-            neighbourhood_size: s,
-            neighbourhood_time,
-        };
-        Ok(alt.run(&local_views, n_clusters, update)?.with(own, he))
+        Ok(Local {
+            s,
+            local,
+            he,
+            time: t0.elapsed(),
+        })
+    }
+
+    fn views(&self) -> Vec<MatRef<'_, f64>> {
+        self.local.iter().map(|m| m.as_ref()).collect()
     }
 }
 
