@@ -9,9 +9,9 @@
 //! same bit for bit.
 
 use super::mkkm::{family, LABEL_PARAMS};
-use crate::methods::{charge, Input, Outcome, SharedValue, SharedWork};
+use crate::methods::{charge, outcomes, Input, Outcome, SharedValue, SharedWork};
 use crate::params::ParamSet;
-use mkc_core::{Error, ParamGuard, Result};
+use mkc_core::{ParamGuard, Result};
 use mkc_mkkm::{LkamParams, LocalStructure};
 
 adapter! {
@@ -48,18 +48,10 @@ adapter! {
             };
             let fitted = Lkam::builder(params).and_then(|b| b.check()).and_then(|m| {
                 let set = input.kernel_set()?;
-                Ok(m.fit_restarts_with(&set, input.n_clusters, seeds, structure))
+                let runs = m.fit_restarts_with(&set, input.n_clusters, seeds, structure);
+                Ok(runs.into_iter().map(|r| r.map(|c| c.erase())).collect())
             });
-            let mut runs: Vec<Result<Outcome>> = match fitted {
-                Ok(runs) => runs
-                    .into_iter()
-                    .map(|r| r.map(|c| Outcome::from(c.erase())))
-                    .collect(),
-                Err(e) => seeds
-                    .iter()
-                    .map(|_| Err(Error::input("lkam", e.to_string())))
-                    .collect(),
-            };
+            let mut runs = outcomes("lkam", fitted, seeds.len());
             charge(&mut runs, shared.share, "preprocess");
             runs
         }

@@ -518,10 +518,19 @@ pub(crate) fn fit_built(
         let set = input.kernel_set()?;
         Ok(m.fit_restarts_dyn(&set, input.n_clusters, seeds))
     });
+    outcomes(name, fitted, seeds.len())
+}
+
+/// The outcomes of the runs of `count` seeds, or the error that kept them from running
+/// (on `name`) for every seed.
+pub(crate) fn outcomes(
+    name: &str,
+    fitted: Result<Vec<Result<Clustering<DiagnosticList>>>>,
+    count: usize,
+) -> Vec<Result<Outcome>> {
     match fitted {
         Ok(runs) => runs.into_iter().map(|r| r.map(Outcome::from)).collect(),
-        Err(e) => seeds
-            .iter()
+        Err(e) => (0..count)
             .map(|_| Err(Error::input(name, e.to_string())))
             .collect(),
     }
