@@ -57,7 +57,8 @@ pub struct LocalAlignment {
     /// `s = round(τ n)`, the size of every neighbourhood.
     pub neighbourhood_size: usize,
     /// Time spent on the neighbourhoods, A, the localised kernels and HE (part of the
-    /// optimisation time).
+    /// optimisation time; zero for runs from a shared [`LocalStructure`], whose
+    /// [`LocalStructure::seconds`] hold it).
     pub neighbourhood_time: Duration,
 }
 
