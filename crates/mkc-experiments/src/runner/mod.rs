@@ -10,7 +10,8 @@
 //! [`RecordIndex`] (`resume`), jobs whose runs are all on record are taken from the
 //! records instead of run again: a run killed inside a dataset loses only its unfinished jobs.
 //! Work that jobs of a grid share (MVKKM's global kernel k-means start across p, LG-MMC's
-//! features and IterSVR's k-means starts across C; [`Method::shared_key`]) is computed once
+//! features and IterSVR's k-means starts across C, RMKC's initial splits across the
+//! 1-norm and no norm, LKAM's localised kernels across λ; [`Method::shared_key`]) is computed once
 //! before a unit's jobs run (module `shared`); the outcomes are those of jobs that compute
 //! it themselves.
 //!
