@@ -154,6 +154,80 @@ macro_rules! adapter {
     };
 }
 
+/// [`Method::shared_key`] from the unchecked parameters `b` of an adapter: `key |b| …`
+/// gives an `Option` of anything `Debug`, whose text is the key (jobs with equal keys share
+/// the work).
+macro_rules! shared_key_by {
+    ($adapter:ident, |$b:ident| $key:expr) => {
+        fn shared_key(&self, params: &$crate::params::ParamSet) -> Option<String> {
+            #[allow(unused_imports)]
+            use mkc_core::ParamGuard as _;
+            let $b = $adapter::builder(params).ok()?;
+            let key: Option<_> = $key;
+            key.map(|k| format!("{k:?}"))
+        }
+    };
+}
+
+/// The [`Method`] items of work made once for a group of jobs (not per seed) and shared by
+/// them, for an adapter's `extra { … }` block: the key `key |b| …` of the unchecked
+/// parameters `b` (as in [`shared_per_seed!`]), the work `work |b, set, n_clusters| …` (a
+/// `Result<T>`), and a job's runs `runs |b, set, n_clusters, seeds, work: &T| …` (a
+/// `Result` of the runs as `Clustering<DiagnosticList>`), charged their share of the work
+/// in phase `phase`. Without the work (another type) the job runs on its own.
+///
+/// ```text
+/// extra { shared_per_job! { Lkam, "preprocess", LocalStructure,
+///     key |b| Some(b.lambda(1.0)),
+///     work |b, set, _k| b.check()?.local_structure(set),
+///     runs |b, set, k, seeds, st| Ok(erased(b.check()?.fit_restarts_with(set, k, seeds, st))) } }
+/// ```
+macro_rules! shared_per_job {
+    (
+        $adapter:ident, $phase:literal, $work_ty:ty,
+        key |$kb:ident| $key:expr,
+        work |$wb:ident, $wset:ident, $wk:ident| $work:expr,
+        runs |$rb:ident, $rset:ident, $rk:ident, $rseeds:ident, $w:ident| $runs:expr $(,)?
+    ) => {
+        shared_key_by! { $adapter, |$kb| $key }
+        fn shared_work(
+            &self,
+            input: &$crate::methods::Input<'_>,
+            params: &$crate::params::ParamSet,
+            _seeds: &[u64],
+        ) -> mkc_core::Result<$crate::methods::SharedValue> {
+            #[allow(unused_imports)]
+            use mkc_core::ParamGuard as _;
+            let $wb = $adapter::builder(params)?;
+            let set = input.kernel_set()?;
+            let ($wset, $wk) = (&set, input.n_clusters);
+            let value: $work_ty = $work?;
+            Ok(std::sync::Arc::new(value))
+        }
+        fn run_restarts_shared(
+            &self,
+            input: &$crate::methods::Input<'_>,
+            params: &$crate::params::ParamSet,
+            seeds: &[u64],
+            shared: &$crate::methods::SharedWork,
+        ) -> Vec<mkc_core::Result<$crate::methods::Outcome>> {
+            #[allow(unused_imports)]
+            use mkc_core::ParamGuard as _;
+            let Some($w) = shared.value.downcast_ref::<$work_ty>() else {
+                return self.run_restarts(input, params, seeds);
+            };
+            let fitted = $adapter::builder(params).and_then(|$rb| {
+                let set = input.kernel_set()?;
+                let ($rset, $rk, $rseeds) = (&set, input.n_clusters, seeds);
+                $runs
+            });
+            let mut runs = $crate::methods::outcomes(self.name(), fitted, seeds.len());
+            $crate::methods::charge(&mut runs, shared.share, $phase);
+            runs
+        }
+    };
+}
+
 /// The [`Method`] items of work made per seed and shared by the jobs of a grid, for an
 /// adapter's `extra { … }` block: the key `key |b| …` of the unchecked parameters `b`
 /// (jobs with equal keys share the work), the work of each seed
@@ -174,13 +248,7 @@ macro_rules! shared_per_seed {
         |$m:ident, $set:ident, $k:ident, $seed:ident| $work:expr,
         |$fm:ident, $fset:ident, $fk:ident, $fseed:ident, $w:ident| $fit:expr $(,)?
     ) => {
-        fn shared_key(&self, params: &$crate::params::ParamSet) -> Option<String> {
-            #[allow(unused_imports)]
-            use mkc_core::ParamGuard as _;
-            let $b = $adapter::builder(params).ok()?;
-            let key: Option<_> = $key;
-            key.map(|k| format!("{k:?}"))
-        }
+        shared_key_by! { $adapter, |$b| $key }
         fn shared_work(
             &self,
             input: &$crate::methods::Input<'_>,

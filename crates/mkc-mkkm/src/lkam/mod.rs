@@ -127,6 +127,7 @@ impl Lkam {
 
 /// Step 0 of the module docs after the preprocessing: the neighbourhood size, the
 /// localised kernels, HE and the time they took.
+#[derive(Debug)]
 pub(crate) struct Local {
     s: usize,
     local: Vec<Mat<f64>>,

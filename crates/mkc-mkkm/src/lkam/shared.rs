@@ -4,10 +4,10 @@
 //! Step 0 of the [module docs](super) — the preprocessing, the τ-nearest neighbourhoods,
 //! the count matrix A, the localised kernels and HE — depends on the kernels, τ and the
 //! preprocessing only, and the alternation after it reads only the localised kernels and
-//! HE (kept here: m n x n matrices). At n = 2236 with ten kernels it is most of a fit: the alternation
-//! after it takes a few top-k eigensolves. A grid over λ (the authors search 11 values
-//! per τ) can compute it once per τ and fit every λ from it, with the same results bit
-//! for bit.
+//! HE (kept here: m n x n matrices). At n = 2236 with ten kernels it is most of a fit: the
+//! alternation after it takes a few top-k eigensolves. A grid over λ (the authors search
+//! 11 values per τ) can compute it once per τ and fit every λ from it, with the same
+//! results bit for bit.
 
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,8 @@ use super::{Lkam, LkamDiagnostics, Local};
 use crate::preprocess::{Prepared, Preprocessing};
 use crate::restarts::seeded;
 
-/// The preprocessed kernels and LKAM's step 0 for one τ ([`Lkam::local_structure`]).
+/// LKAM's step 0 on the preprocessed kernels for one τ ([`Lkam::local_structure`]).
+#[derive(Debug)]
 pub struct LocalStructure {
     tau: f64,
     preprocessing: Preprocessing,
