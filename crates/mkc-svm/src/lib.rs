@@ -151,5 +151,5 @@ pub use linear_svr::{
 };
 pub use qmatrix::{DenseSigned, QMatrix, SumOf, WithDiagonal};
 pub use simplex::{label_term, SimplexModel, SimplexSquaredHinge, SimplexSquaredHingeParams};
-pub use solver::{Problem, Smo, SmoParams, SmoSolution, SolveStatus};
+pub use solver::{PolishCount, Problem, Smo, SmoParams, SmoSolution, SolveStatus};
 pub use svr::{EpsSvr, EpsSvrParams, SvrModel};

@@ -75,23 +75,24 @@ pub(crate) enum Start {
 /// Primal-dual active-set polish on the active variables (module docs): at most
 /// `max_rounds` rounds; α and the packed gradient change only if the sets settle (the
 /// point is then optimal on the active set up to rounding). The packed gradient must be
-/// current (it is, inside the SMO loop).
+/// current (it is, inside the SMO loop). Returns what happened and the rounds solved
+/// (each one factorisation or factor update: the attempt's cost).
 pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
     s: &mut State<'_, Q>,
     max_rounds: usize,
     start: Start,
-) -> Polish {
+) -> (Polish, usize) {
     let Some(mut p) = Active::from_state(s, start == Start::Status) else {
-        return Polish::Skipped;
+        return (Polish::Skipped, 0);
     };
     let mut sets = match start {
         Start::Classify => p.classify(),
         Start::Status => p.current_sets(s),
     };
     let (mut best_diff, mut since_best) = (usize::MAX, 0);
-    for _ in 0..max_rounds {
+    for round in 1..=max_rounds {
         if p.step(s.q, &sets).is_none() {
-            return Polish::Failed;
+            return (Polish::Failed, round);
         }
         let next = p.classify();
         let diff = next.iter().zip(&sets).filter(|(x, y)| x != y).count();
@@ -99,10 +100,10 @@ pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
             // Settled sets with an inexact solve (Q_FF singular beyond the ridge) can
             // leave a free α outside its box or yᵀα off its target: keep the iterate.
             if !p.consistent(s, &sets) {
-                return Polish::Failed;
+                return (Polish::Failed, round);
             }
             p.commit(s, &sets);
-            return Polish::Settled;
+            return (Polish::Settled, round);
         }
         // PDAS can cycle on ill-conditioned Q: give up after STALL rounds without a
         // new least number of set changes.
@@ -111,12 +112,12 @@ pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
         } else {
             since_best += 1;
             if since_best >= STALL {
-                return Polish::Failed;
+                return (Polish::Failed, round);
             }
         }
         sets = next;
     }
-    Polish::Failed
+    (Polish::Failed, max_rounds)
 }
 
 /// The problem on the active variables (indexed by position p in `act`), copied out of

@@ -25,7 +25,7 @@
 
 use crate::kernel::CheckedKernel;
 use crate::qmatrix::{put, DenseSigned, QMatrix};
-use crate::solver::{Problem, SmoSolution, SolveStatus};
+use crate::solver::{PolishCount, Problem, SmoSolution, SolveStatus};
 use faer::MatRef;
 use mkc_core::Result;
 
@@ -134,6 +134,8 @@ pub struct SvrModel {
     pub support: Vec<usize>,
     /// SMO iterations, whether the tolerance was met, the final maximal KKT violation.
     pub status: SolveStatus,
+    /// What the [active-set polish](crate::polish) did (nothing unless enabled).
+    pub polish: PolishCount,
 }
 
 impl SvrModel {
@@ -147,6 +149,7 @@ impl SvrModel {
             prediction,
             support,
             status: sol.status,
+            polish: sol.polish,
         }
     }
 }

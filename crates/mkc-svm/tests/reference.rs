@@ -84,7 +84,7 @@ fn general_box_and_delta_match_brute_force() {
             );
             let (viol, bx, eq) = kkt(&qd, &parts, &sol.alpha);
             assert!(viol < 1e-9 && bx <= 0.0 && eq < 1e-11, "{viol} {bx} {eq}");
-            settled += sol.polish_steps;
+            settled += sol.polish.settled;
         }
     }
     assert!(settled > 0, "the polish never settled on these problems");

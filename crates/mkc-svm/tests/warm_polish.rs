@@ -85,8 +85,8 @@ fn warm_polish_settles_after_one_flip() {
         parts.solve(&smo, &q, Some(&base.alpha)).unwrap()
     };
     let (on, off) = (solve(true), solve(false));
-    assert_eq!(on.polish_steps, 1);
-    assert_eq!(off.polish_steps, 0);
+    assert_eq!(on.polish.settled, 1);
+    assert_eq!(off.polish.settled, 0);
     assert!(
         on.status.converged && on.status.max_violation < 1e-9,
         "{}",
