@@ -133,6 +133,7 @@ mod linear_admm;
 mod linear_dcd;
 mod linear_finish;
 mod linear_newton;
+mod linear_sparse;
 mod linear_svr;
 pub mod polish;
 pub mod problems;

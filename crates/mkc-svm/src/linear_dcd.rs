@@ -27,6 +27,7 @@
 //! there; the run stops if all are within `tol` (the KKT conditions of the problem above),
 //! else it goes on without shrinking until the next such test.
 
+use crate::linear_sparse::SparseRows;
 use mkc_core::seed::Rng;
 use rand::seq::SliceRandom;
 
@@ -41,6 +42,9 @@ pub(crate) struct Rows {
     pub(crate) data: Vec<f64>,
     /// ‖x_i‖² of the stored rows.
     pub(crate) sq: Vec<f64>,
+    /// The sparse companion for `products` and `combine`, where it pays
+    /// ([`crate::linear_sparse`]).
+    pub(crate) sparse: Option<SparseRows>,
 }
 
 impl Rows {
@@ -49,13 +53,35 @@ impl Rows {
         &self.data[i * self.d..(i + 1) * self.d]
     }
 
+    /// The rows, with the sparse companion when most entries of each column are one
+    /// value.
+    pub(crate) fn new(n: usize, d: usize, data: Vec<f64>) -> Self {
+        let sq = (0..n)
+            .map(|i| data[i * d..(i + 1) * d].iter().map(|v| v * v).sum())
+            .collect();
+        let sparse = SparseRows::build(&data, n, d);
+        Rows {
+            n,
+            d,
+            data,
+            sq,
+            sparse,
+        }
+    }
+
     /// `x_iᵀw` for every i.
     pub(crate) fn products(&self, w: &[f64]) -> Vec<f64> {
+        if let Some(sp) = &self.sparse {
+            return sp.products(w);
+        }
         (0..self.n).map(|i| dot(self.row(i), w)).collect()
     }
 
     /// `Σ_i β_i x_i`.
     pub(crate) fn combine(&self, beta: &[f64]) -> Vec<f64> {
+        if let Some(sp) = &self.sparse {
+            return sp.combine(beta);
+        }
         let mut w = vec![0.0; self.d];
         for (i, &b) in beta.iter().enumerate() {
             if b != 0.0 {

@@ -26,9 +26,19 @@
 //! **Newton steps.** F is convex, C¹, and quadratic on each region of constant pattern
 //! (which points are in the tube, in Q, or on either linear side). Its generalised Hessian
 //! is `H = diag(1, …, 1, 0) + (C/μ) Σ_{i∈Q} x̃_i x̃_iᵀ` with `x̃_i = (x_i, 1)` (a (d+1)²
-//! system, formed from the rows of Q by one sequential faer product and factorised by
-//! Cholesky; when Q is empty b has no curvature and gets `C/μ`, as if one point were in
-//! Q). The step `p = −H⁻¹∇F` is taken with an exact line search ([`exact_step`]: the
+//! system; its Gram part is formed from the rows of Q by one sequential faer product at
+//! a stage's first step and then updated with the rows that entered or left Q
+//! ([`QuadGram`]), and it is factorised by Cholesky; when Q is empty b has no curvature
+//! and gets `C/μ`, as if one point were in Q). Within a stage the residuals move with
+//! the steps (`r − t·q`, recomputed every [`RESIDUAL_REFRESH`] steps), so a step reads X
+//! twice (`Xᵀ·slope` for the gradient, `X·p_w` for the line search), through the sparse
+//! companion of [`crate::linear_sparse`] where the data allow.
+//!
+//! Measured (iterSVR on MNIST 3 vs 8, C = 5, seed 3, 10 SVRs, about 850 Newton steps;
+//! user CPU seconds of the whole fit on a loaded machine): 33.3 s when every step formed
+//! the Hessian from all of Q and read X three times densely, 15.0 s with the updated
+//! Gram matrix, 13.2 s with the moved residuals, 10.7 s with the sparse products; the
+//! same labels, the same number of SVRs, Newton steps within 2%. The step `p = −H⁻¹∇F` is taken with an exact line search ([`exact_step`]: the
 //! derivative of F along p is monotone and piecewise linear, its root in (0, 1] is found by
 //! a safeguarded Newton–bisection). **Stopping**: the gradient's largest entry is below `GTOL`
 //! relative to the data's scale; or a full step (t = 1) ended on the same pattern it
@@ -66,6 +76,8 @@ pub(crate) const MU_DIVISOR: f64 = 10.0;
 pub(crate) const WARM_FACTOR: f64 = 10.0;
 /// Gradient test: the largest entry of ∇F below this times `1 + C·max_i ‖x_i‖`.
 const GTOL: f64 = 1e-11;
+/// Newton steps between exact recomputations of the residuals within a stage.
+const RESIDUAL_REFRESH: usize = 8;
 /// Safeguarded root search of the line search: at most this many evaluations.
 const LINE_EVALS: usize = 80;
 
@@ -175,8 +187,13 @@ fn stage(
 ) -> Option<bool> {
     let d = rows.d;
     let mut last: Option<(Vec<Region>, f64, f64)> = None;
+    let mut gram = QuadGram::default();
+    // The residuals at (w, b): computed at the stage's start, then moved with each step
+    // (`r − t q`, one product with X per step instead of two), recomputed every
+    // RESIDUAL_REFRESH steps to bound the rounding drift.
+    let mut r = residuals(rows, z, w, *b);
+    let mut since_refresh = 0;
     loop {
-        let r = residuals(rows, z, w, *b);
         let pattern: Vec<Region> = r.iter().map(|&ri| h.region(ri)).collect();
         let slope: Vec<f64> = r.iter().map(|&ri| h.slope(ri)).collect();
         let mut g = rows.combine(&slope);
@@ -199,7 +216,7 @@ fn stage(
             return Some(false);
         }
         *iterations += 1;
-        let l = cholesky(hessian(rows, &pattern, h))?;
+        let l = cholesky(gram.hessian(rows, &pattern, h))?;
         let mut p = Mat::from_fn(d + 1, 1, |j, _| -g[j]);
         chol_solve(l.as_ref(), p.as_mut());
         let pw: Vec<f64> = (0..d).map(|j| p[(j, 0)]).collect();
@@ -208,38 +225,101 @@ fn stage(
         let t = exact_step(h, &r, &q, (dot(&pw, w), dot(&pw, &pw)));
         w.iter_mut().zip(&pw).for_each(|(wj, pj)| *wj += t * pj);
         *b += t * pb;
+        since_refresh += 1;
+        if since_refresh >= RESIDUAL_REFRESH {
+            r = residuals(rows, z, w, *b);
+            since_refresh = 0;
+        } else {
+            r.iter_mut().zip(&q).for_each(|(ri, qi)| *ri -= t * qi);
+        }
         last = Some((pattern, t, gmax));
     }
 }
 
-/// `diag(1, …, 1, 0) + (C/μ) Σ_{i∈Q} x̃_i x̃_iᵀ` (module docs).
-fn hessian(rows: &Rows, pattern: &[Region], h: Huber) -> Mat<f64> {
+/// The Gram matrix `S = Σ_{i∈Q} x̃_i x̃_iᵀ` of the quadratic points of one stage, kept
+/// from step to step: between two Newton steps of a stage only a few points enter or
+/// leave Q (on MNIST 1 vs 7, C = 1: |Q| ≈ 4400 on average against ≈ 155 changes), so S
+/// is updated by the rank-|ΔQ| product of the changed rows, `S += AᵀA − RᵀR`, instead of
+/// recomputed (|Q|·(d+1)² multiply-adds). It is recomputed from the rows of Q (one
+/// sequential faer product, as at a stage's first step) when the changes exceed
+/// [`REBUILD_SHARE`] of |Q| or after [`MAX_UPDATES`] updates, which bounds the rounding
+/// the additions and subtractions accumulate. S only shapes the Newton direction: the
+/// gradient, the line search and every stopping test are computed from the residuals.
+#[derive(Default)]
+struct QuadGram {
+    /// S and the pattern it was computed for.
+    held: Option<(Mat<f64>, Vec<bool>)>,
+    updates: usize,
+}
+
+/// Recompute S when more than this share of |Q| changed ...
+const REBUILD_SHARE: f64 = 0.25;
+/// ... or after this many updates in a row.
+const MAX_UPDATES: usize = 16;
+
+impl QuadGram {
+    /// `diag(1, …, 1, 0) + (C/μ) S` for the pattern (module docs).
+    fn hessian(&mut self, rows: &Rows, pattern: &[Region], h: Huber) -> Mat<f64> {
+        let d = rows.d;
+        let quad: Vec<bool> = pattern.iter().map(|r| r.abs() == 1).collect();
+        let n_quad = quad.iter().filter(|&&q| q).count();
+        let changed = self.held.as_ref().map(|(_, old)| {
+            let added: Vec<usize> = (0..rows.n).filter(|&i| quad[i] && !old[i]).collect();
+            let removed: Vec<usize> = (0..rows.n).filter(|&i| !quad[i] && old[i]).collect();
+            (added, removed)
+        });
+        let update = match changed {
+            Some((a, r))
+                if self.updates < MAX_UPDATES
+                    && ((a.len() + r.len()) as f64) <= REBUILD_SHARE * n_quad as f64 =>
+            {
+                Some((a, r))
+            }
+            _ => None,
+        };
+        match (update, self.held.as_mut()) {
+            (Some((added, removed)), Some((gram, old))) => {
+                add_outer(gram, rows, &added, 1.0);
+                add_outer(gram, rows, &removed, -1.0);
+                *old = quad;
+                self.updates += 1;
+            }
+            _ => {
+                let idx: Vec<usize> = (0..rows.n).filter(|&i| quad[i]).collect();
+                let mut gram = Mat::<f64>::zeros(d + 1, d + 1);
+                add_outer(&mut gram, rows, &idx, 1.0);
+                self.held = Some((gram, quad));
+                self.updates = 0;
+            }
+        }
+        let gram = &self.held.as_ref().expect("S was just set").0;
+        let scale = h.c / h.mu;
+        let mut hm = Mat::from_fn(d + 1, d + 1, |i, j| scale * gram[(i, j)]);
+        for j in 0..d {
+            hm[(j, j)] += 1.0;
+        }
+        if n_quad == 0 {
+            hm[(d, d)] = scale;
+        }
+        hm
+    }
+}
+
+/// `S += sign · Σ_{i∈idx} x̃_i x̃_iᵀ` with `x̃_i = (x_i, 1)` (one sequential faer product).
+fn add_outer(gram: &mut Mat<f64>, rows: &Rows, idx: &[usize], sign: f64) {
+    if idx.is_empty() {
+        return;
+    }
     let d = rows.d;
-    let quad: Vec<usize> = (0..rows.n).filter(|&i| pattern[i].abs() == 1).collect();
-    let mut a = Mat::<f64>::zeros(quad.len(), d + 1);
-    for (k, &i) in quad.iter().enumerate() {
+    let mut a = Mat::<f64>::zeros(idx.len(), d + 1);
+    for (k, &i) in idx.iter().enumerate() {
         for (j, &v) in rows.row(i).iter().enumerate() {
             a[(k, j)] = v;
         }
         a[(k, d)] = 1.0;
     }
-    let mut hm = Mat::<f64>::zeros(d + 1, d + 1);
     let a: MatRef<'_, f64> = a.as_ref();
-    matmul(
-        hm.as_mut(),
-        Accum::Replace,
-        a.transpose(),
-        a,
-        h.c / h.mu,
-        Par::Seq,
-    );
-    for j in 0..d {
-        hm[(j, j)] += 1.0;
-    }
-    if quad.is_empty() {
-        hm[(d, d)] = h.c / h.mu;
-    }
-    hm
+    matmul(gram.as_mut(), Accum::Add, a.transpose(), a, sign, Par::Seq);
 }
 
 /// The exact line search along p: the step t ∈ (0, 1] where the derivative of
@@ -288,4 +368,55 @@ fn exact_step(h: Huber, r: &[f64], q: &[f64], (pw_w, pw_pw): (f64, f64)) -> f64 
         }
     }
     t.max(f64::MIN_POSITIVE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Hessian kept by updates equals the one formed from scratch for every pattern
+    /// of a sequence whose steps add and remove a few points, rebuild on large changes.
+    #[test]
+    fn updated_gram_matches_the_recomputed_one() {
+        let (n, d) = (60, 7);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        let data: Vec<f64> = (0..n * d).map(|_| next()).collect();
+        let rows = Rows::new(n, d, data);
+        let h = Huber {
+            c: 3.0,
+            eps: 0.0,
+            mu: 0.01,
+        };
+        let mut pattern: Vec<Region> = (0..n).map(|i| (i % 3) as i8 - 1).collect();
+        let mut gram = QuadGram::default();
+        let mut updated = 0;
+        for step in 0..40 {
+            // a few points change region each step, many every tenth step
+            let changes = if step % 10 == 9 { 30 } else { 3 };
+            for _ in 0..changes {
+                let i = ((next() + 0.5) * n as f64) as usize % n;
+                pattern[i] = [-2, -1, 0, 1, 2][((next() + 0.5) * 5.0) as usize % 5];
+            }
+            let kept = gram.hessian(&rows, &pattern, h);
+            updated += usize::from(gram.updates > 0);
+            let fresh = QuadGram::default().hessian(&rows, &pattern, h);
+            for i in 0..=d {
+                for j in 0..=d {
+                    let (a, b) = (kept[(i, j)], fresh[(i, j)]);
+                    assert!(
+                        (a - b).abs() <= 1e-12 * (1.0 + b.abs()),
+                        "step {step} ({i}, {j}): {a} vs {b}"
+                    );
+                }
+            }
+        }
+        // most steps went through the update path, not a rebuild
+        assert!(updated > 20, "only {updated} updated steps");
+    }
 }

@@ -199,11 +199,8 @@ impl LinearFeatures {
         for i in 0..n {
             data.extend(keep.iter().zip(&means).map(|(&j, m)| x[(i, j)] - m));
         }
-        let sq = (0..n)
-            .map(|i| data[i * d..(i + 1) * d].iter().map(|v| v * v).sum())
-            .collect();
         Ok(Self {
-            rows: Rows { n, d, data, sq },
+            rows: Rows::new(n, d, data),
             keep,
             means,
             d_in,
