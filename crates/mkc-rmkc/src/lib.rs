@@ -56,10 +56,11 @@
 //!   of rayon threads.
 //!
 //! # Where the time goes, and what is done about it
-//! Every J is one SMO solve of eq. (10) on the dense K̃ (no kernel cache needed). All
-//! solves are warm-started: label candidates from the previous candidate
+//! Every J is one SMO solve of eq. (10) on the dense K̃ (no kernel cache needed). Label
+//! candidates are warm-started from the previous candidate
 //! ([`mkc_svm::CSvc::solve_from`], O(N) per flipped support vector), Armijo trials from
-//! the current α, initial splits from the previous split. The two phases of Algorithm 2
+//! the current α; initial splits are solved from α = 0 and dropped as soon as they
+//! cannot beat their chunk's best ([`mkc_svm::CSvc::solve_below`]). The two phases of Algorithm 2
 //! run in parallel; the initial splits are deduplicated and evaluated in a fixed number
 //! of parallel chunks ([`init::INIT_CHUNKS`]). Fits that differ only in L, the caps and
 //! tolerances of Algorithm 1, or between the 1-norm and no norm (the same uniform θ⁽⁰⁾)

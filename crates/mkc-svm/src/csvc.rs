@@ -25,6 +25,11 @@ crate::solver::smo_front_end! {
     |p| mkc_core::validate::positive("C", p.c)
 }
 
+/// Relative margin of [`CSvc::solve_below`]: a solve is cut only when an iterate's dual
+/// value exceeds `j_max` by this times `1 + |j_max|`, far above the rounding of the
+/// value followed step by step (~1e-13 relative after 10⁴ steps).
+pub const J_MARGIN: f64 = 1e-9;
+
 /// A fitted C-SVC.
 #[derive(Clone, Debug)]
 pub struct SvcModel {
@@ -117,6 +122,24 @@ impl CSvc {
         self.solve_inner(k, scale, y, warm, None)
     }
 
+    /// [`CSvc::solve`] from α = 0 for a caller that only needs the model if its dual
+    /// objective J stays below `j_max` (RMKC's initial splits: only the least J counts):
+    /// `None` as soon as an SMO iterate's dual value exceeds `j_max` by the relative
+    /// margin [`J_MARGIN`] (SMO never lowers the dual value, so the optimum's exceeds
+    /// `j_max` too), else the model, the same as [`CSvc::solve`]'s.
+    pub fn solve_below(
+        &self,
+        k: &CheckedKernel<'_>,
+        scale: f64,
+        y: &[f64],
+        j_max: f64,
+    ) -> Result<Option<SvcModel>> {
+        mkc_core::validate::finite_slice("j_max", &[j_max])?;
+        let floor = -(j_max + J_MARGIN * (1.0 + j_max.abs()));
+        let model = self.solve_impl(k, scale, y, None, None, Some(floor))?;
+        Ok(model)
+    }
+
     fn solve_inner(
         &self,
         k: &CheckedKernel<'_>,
@@ -125,6 +148,20 @@ impl CSvc {
         warm: Option<&[f64]>,
         gradient: Option<&[f64]>,
     ) -> Result<SvcModel> {
+        Ok(self
+            .solve_impl(k, scale, y, warm, gradient, None)?
+            .expect("no floor, no cut"))
+    }
+
+    fn solve_impl(
+        &self,
+        k: &CheckedKernel<'_>,
+        scale: f64,
+        y: &[f64],
+        warm: Option<&[f64]>,
+        gradient: Option<&[f64]>,
+        floor: Option<f64>,
+    ) -> Result<Option<SvcModel>> {
         let n = k.size();
         mkc_core::validate::len("labels y", y.len(), n)?;
         mkc_core::validate::binary_labels("labels y", y)?;
@@ -140,10 +177,14 @@ impl CSvc {
             lower: &lower,
             upper: &upper,
         };
-        let sol = match (warm, gradient) {
-            (Some(a), Some(g)) => self.smo.solve_with_gradient(&q, &problem, a, g)?,
+        let sol = match (warm, gradient, floor) {
+            (_, _, Some(f)) => self.smo.solve_with_floor(&q, &problem, warm, f)?,
+            (Some(a), Some(g), None) => self.smo.solve_with_gradient(&q, &problem, a, g)?,
             _ => self.smo.solve(&q, &problem, warm)?,
         };
+        if sol.floored {
+            return Ok(None);
+        }
         let b = -sol.rho;
         let decision = sol
             .gradient
@@ -152,13 +193,13 @@ impl CSvc {
             .map(|(g, yi)| yi * (g + 1.0) + b)
             .collect();
         let support = (0..n).filter(|&i| sol.alpha[i] > 0.0).collect();
-        Ok(SvcModel {
+        Ok(Some(SvcModel {
             b,
             objective: -sol.objective,
             decision,
             support,
             status: sol.status,
             alpha: sol.alpha,
-        })
+        }))
     }
 }

@@ -145,7 +145,7 @@ mod state;
 mod svr;
 pub mod working_set;
 
-pub use csvc::{CSvc, CSvcParams, SvcModel};
+pub use csvc::{CSvc, CSvcParams, SvcModel, J_MARGIN};
 pub use kernel::CheckedKernel;
 pub use linear_svr::{
     LinearBias, LinearFeatures, LinearSvr, LinearSvrModel, LinearSvrParams, LinearSvrSolver,

@@ -122,6 +122,9 @@ pub struct SmoSolution {
     /// [Active-set polish](crate::polish) attempts and how many settled (0 unless
     /// enabled).
     pub polish: PolishCount,
+    /// Whether [`Smo::solve_with_floor`] stopped at its floor (the solution is then
+    /// the iterate where the objective reached it, not the optimum).
+    pub floored: bool,
 }
 
 impl SmoSolution {
@@ -155,7 +158,25 @@ impl Smo {
         problem: &Problem<'_>,
         start: Option<&[f64]>,
     ) -> Result<SmoSolution> {
-        self.solve_impl(q, problem, start, None)
+        self.solve_impl(q, problem, start, None, None)
+    }
+
+    /// [`Smo::solve`] that stops as soon as the objective `½αᵀQα + pᵀα` falls to `floor`
+    /// or below ([`SmoSolution::floored`]): for a caller that only needs to know whether
+    /// the optimum lies above `floor` (SMO never increases the objective, so once an
+    /// iterate is at or below `floor`, so is the optimum). The objective is followed
+    /// step by step (O(1) per pair update, from the quantities of the step); the caller
+    /// should leave a margin for its rounding (relative ~1e-13 after 10⁴ steps). The
+    /// [active-set polish](crate::polish) is not used in such a solve.
+    pub fn solve_with_floor<Q: QMatrix + ?Sized>(
+        &self,
+        q: &Q,
+        problem: &Problem<'_>,
+        start: Option<&[f64]>,
+        floor: f64,
+    ) -> Result<SmoSolution> {
+        mkc_core::mkc_ensure!(!floor.is_nan(), param "floor", floor, "must not be NaN");
+        self.solve_impl(q, problem, start, None, Some(floor))
     }
 
     /// Warm start with the gradient `G = Q·start + p` already known (e.g. updated by the
@@ -171,7 +192,7 @@ impl Smo {
     ) -> Result<SmoSolution> {
         mkc_core::validate::len("warm-start gradient", gradient.len(), q.size())?;
         mkc_core::validate::finite_slice("warm-start gradient", gradient)?;
-        self.solve_impl(q, problem, Some(start), Some(gradient))
+        self.solve_impl(q, problem, Some(start), Some(gradient), None)
     }
 
     fn solve_impl<Q: QMatrix + ?Sized>(
@@ -180,6 +201,7 @@ impl Smo {
         problem: &Problem<'_>,
         start: Option<&[f64]>,
         gradient: Option<&[f64]>,
+        floor: Option<f64>,
     ) -> Result<SmoSolution> {
         let n = q.size();
         mkc_core::mkc_ensure!(n > 0, input "Q", "empty problem (n = 0)");
@@ -237,7 +259,12 @@ impl Smo {
         changed.sort_unstable();
         changed.dedup();
         let repaired = changed.len();
+        if floor.is_some() {
+            s.f_track = s.objective();
+            s.floor = floor;
+        }
         let (n_iter, optimal, polish) = self.run(&mut s, start.is_some());
+        let floored = !optimal && s.floor.is_some_and(|f| s.f_track <= f);
         let max_violation = s.max_violation();
         let objective = s.objective();
         if !objective.is_finite() || s.g.iter().any(|g| !g.is_finite()) {
@@ -256,6 +283,7 @@ impl Smo {
             },
             repaired,
             polish,
+            floored,
             alpha: s.alpha,
             gradient: s.g,
         })
@@ -303,7 +331,10 @@ impl Smo {
         let mut counter = if warm { 1 } else { period + 1 };
         let mut iter = 0;
         let eps = self.p.tol;
-        let mut polish = PolishSchedule::new(self.p.polish);
+        // The polish moves α outside the pair steps that the objective floor follows:
+        // a solve with a floor runs without it.
+        let polish_on = s.floor.is_none();
+        let mut polish = PolishSchedule::new(self.p.polish && polish_on);
         let warm_polish_at = (period / WARM_EARLY_SHRINKS).max(1);
         s.pack();
         let optimal = loop {
@@ -324,7 +355,7 @@ impl Smo {
                     shrink(s, eps);
                 }
             }
-            if warm && self.p.warm_polish && iter == warm_polish_at {
+            if warm && self.p.warm_polish && polish_on && iter == warm_polish_at {
                 polish.warm_step(s);
             }
             let (i, pos_i, j, pos_j) = match select(s, eps) {
@@ -346,6 +377,9 @@ impl Smo {
             iter += 1;
             polish.work += s.active.len() as f64;
             s.take_step(i, pos_i, j, pos_j);
+            if s.floor.is_some_and(|f| s.f_track <= f) {
+                break false;
+            }
         };
         reconstruct_gradient(s);
         (iter, optimal, polish.count)

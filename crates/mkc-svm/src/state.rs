@@ -66,6 +66,10 @@ pub(crate) struct State<'q, Q: QMatrix + ?Sized> {
     pub pup: Vec<f64>,
     pub plow: Vec<f64>,
     pub pqd: Vec<f64>,
+    /// Stop once the objective falls to this value ([`crate::Smo`]'s objective floor);
+    /// `f_track` is the objective, moved with every step while a floor is set.
+    pub floor: Option<f64>,
+    pub f_track: f64,
 }
 
 #[inline]
@@ -164,6 +168,8 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
             pup: Vec::new(),
             plow: Vec::new(),
             pqd: Vec::new(),
+            floor: None,
+            f_track: 0.0,
             alpha,
             p,
             y,
@@ -277,6 +283,13 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
         let ai_new = if tm >= room_i { bound_i } else { ai + yi * tm };
         let aj_new = if tm >= room_j { bound_j } else { aj - yj * tm };
         let (dai, daj) = (ai_new - ai, aj_new - aj);
+        if self.floor.is_some() {
+            // f(α + Δ) − f(α) = G_i Δ_i + G_j Δ_j + ½(Q_ii Δ_i² + Q_jj Δ_j²) + Q_ij Δ_i Δ_j
+            self.f_track += self.pg[pos_i] * dai
+                + self.pg[pos_j] * daj
+                + 0.5 * (self.qd[i] * dai * dai + self.qd[j] * daj * daj)
+                + self.col_i[pos_j] * dai * daj;
+        }
         self.alpha[i] = ai_new;
         self.alpha[j] = aj_new;
 
