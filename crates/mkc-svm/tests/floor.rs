@@ -18,7 +18,10 @@ fn solve_below_cuts_exactly_the_solves_whose_optimum_exceeds_the_bound() {
             let full = svc.solve(&ck, 0.5, &y, None).unwrap();
             let j = full.objective;
             // A bound above the optimum: the same model, bit for bit.
-            let kept = svc.solve_below(&ck, 0.5, &y, j * 1.01).unwrap().expect("kept");
+            let kept = svc
+                .solve_below(&ck, 0.5, &y, j * 1.01)
+                .unwrap()
+                .expect("kept");
             assert_eq!(kept.alpha, full.alpha);
             assert_eq!(kept.objective, full.objective);
             assert_eq!(kept.decision, full.decision);
@@ -26,7 +29,11 @@ fn solve_below_cuts_exactly_the_solves_whose_optimum_exceeds_the_bound() {
             // Bounds below the optimum (beyond the margin): cut, and before the end.
             for frac in [0.5, 0.9, 0.999] {
                 let below = svc.solve_below(&ck, 0.5, &y, j * frac).unwrap();
-                assert!(below.is_none(), "seed {seed} C {c}: J {j} bound {}", j * frac);
+                assert!(
+                    below.is_none(),
+                    "seed {seed} C {c}: J {j} bound {}",
+                    j * frac
+                );
                 cut += 1;
             }
             // Within the margin of the optimum: never cut (the optimum is not above it).
