@@ -16,11 +16,11 @@ use std::path::Path;
 
 /// The resume tests' config and a table whose figures show MKKM's learned weights
 /// and objective trace on `two`, beside MVKKM on a grid over p, LG-MMC and IterSVR on
-/// grids over C, RMKC without a norm on the C grid of the config's RMKC (1-norm) and
-/// LKAM on a grid over λ, whose jobs the local runner gives work computed once (MVKKM's
-/// global kernel k-means start, LG-MMC's features and IterSVR's k-means starts per
-/// kernel, RMKC's initial splits per C for both norms, LKAM's localised kernels) and one
-/// at a time compute their own.
+/// grids over C, RMKC without a norm on the C grid of the config's RMKC (1-norm), and
+/// LKAM and ONKC on grids over λ, whose jobs the local runner gives work computed once
+/// (MVKKM's global kernel k-means start, LG-MMC's features and IterSVR's k-means starts
+/// per kernel, RMKC's initial splits per C for both norms, LKAM's localised kernels,
+/// ONKC's start) and one at a time compute their own.
 fn plan() -> Plan {
     blobs::plan(&format!(
         r#"{CONFIG}
@@ -34,6 +34,7 @@ columns = [
   {{ id = "itersvr", label = "IterSVR", method = "itersvr", grid = {{ C = [0.1, 10.0] }} }},
   {{ id = "rmkc-none", label = "RMKC (no norm)", method = "rmkc", params = {{ p = "none" }}, grid = {{ C = [0.1, 10.0] }} }},
   {{ id = "lkam", label = "LKAM", method = "lkam", params = {{ tau = 0.3 }}, grid = {{ lambda = [0.5, 2.0] }} }},
+  {{ id = "onkc", label = "ONKC", method = "onkc", params = {{ rho = 0.5 }}, grid = {{ lambda = [0.5, 2.0] }} }},
 ]
 figures = [
   {{ id = "w", kind = "weights", column = "mkkm" }},
@@ -47,7 +48,8 @@ fn run(plan: &Plan, records: &Path, index: Option<&RecordIndex>) -> Report {
     blobs::run(plan, records, index, index.is_some())
 }
 
-/// The records of a file with their clock readings zeroed, sorted by what they ran.
+/// The records of a file with their clock readings zeroed (or dropped), sorted by what
+/// they ran.
 fn records(p: &Path) -> Vec<RunRecord> {
     let text = std::fs::read_to_string(p).unwrap();
     let mut out: Vec<RunRecord> = text
@@ -56,6 +58,9 @@ fn records(p: &Path) -> Vec<RunRecord> {
             let mut r: RunRecord = serde_json::from_str(l).unwrap();
             r.wall_time_s = 0.0;
             r.phases.clear();
+            // a clock reading among the diagnostics (ONKC's seconds per iteration)
+            r.diagnostics
+                .retain(|(name, _)| !name.starts_with("seconds"));
             if let Some(m) = r.metrics.as_mut() {
                 m.time = 0.0;
             }
@@ -104,9 +109,9 @@ fn jobs_run_one_by_one_give_the_local_runners_records_and_tables() {
         jobs += list.len();
     }
     // blobs: kkm 2 points x 4 kernels + avg; two: the same + rmkc 2 points + mkkm +
-    // mvkkm 2 points + lgmmc and itersvr 2 points x 4 kernels each + rmkc-none and lkam
-    // 2 points each
-    assert_eq!(jobs, 9 + 34);
+    // mvkkm 2 points + lgmmc and itersvr 2 points x 4 kernels each + rmkc-none, lkam and
+    // onkc 2 points each
+    assert_eq!(jobs, 9 + 36);
     assert_eq!(records(&apart), records(&local));
 
     // rendered from those records alone: the local run's tables (with the learned
@@ -120,7 +125,7 @@ fn jobs_run_one_by_one_give_the_local_runners_records_and_tables() {
         md(&fresh)
     );
     assert_eq!(md(&again), md(&fresh));
-    assert_eq!(again.recorded_runs, 3 * (9 + 34));
+    assert_eq!(again.recorded_runs, 3 * (9 + 36));
     // the run shown: the same weights and trace (JSON text gives floats back to within
     // an ulp: serde_json's parser without its `float_roundtrip` feature)
     let shown = |r: &Report| {

@@ -98,7 +98,9 @@ pub use mkkm::{closed_form_weights, Mkkm, MkkmDiagnostics, MkkmFit};
 pub use mkkm_mir::{MkkmMir, MkkmMirDiagnostics, MkkmMirFit};
 pub use mkkm_mm::{l2_weights, MkkmMm, MkkmMmDiagnostics, MkkmMmFit, MkkmMmParams, MkkmMmSteps};
 pub use objective::{EvalStats, Evaluation, Objective};
-pub use onkc::{Neighbourhoods, Onkc, OnkcDiagnostics, OnkcFit, OnkcParams, Projections};
+pub use onkc::{
+    Neighbourhoods, Onkc, OnkcDiagnostics, OnkcFit, OnkcParams, OnkcStart, Projections,
+};
 pub use params::{default_eigen_options, MkkmMirParams, MkkmParams};
 pub use preprocess::Preprocessing;
 

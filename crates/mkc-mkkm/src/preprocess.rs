@@ -111,6 +111,15 @@ impl<'a> Prepared<'a> {
         Ok(this)
     }
 
+    /// The preprocessed kernels, when they are copies (`None` when the preprocessing is
+    /// the identity and the given kernels are used).
+    pub(crate) fn into_owned(self) -> Option<Vec<Mat<f64>>> {
+        match self.kernels {
+            Kernels::Borrowed(_) => None,
+            Kernels::Owned(v) => Some(v),
+        }
+    }
+
     pub fn views(&self) -> Vec<MatRef<'_, f64>> {
         match &self.kernels {
             Kernels::Borrowed(v) => v.clone(),

@@ -6,7 +6,7 @@ use common::{gaussian_views, refs};
 use mkc_core::Error;
 use mkc_mkkm::params::rejected_param;
 use mkc_mkkm::prelude::*;
-use mkc_mkkm::{labels_from_h, KernelFit, MethodDiagnostics, Preprocessing};
+use mkc_mkkm::{labels_from_h, KernelFit, MethodDiagnostics, OnkcDiagnostics, Preprocessing};
 
 // ONKC and LKAM with default parameters and at the ends of their grids.
 common::contract_test!(
@@ -144,4 +144,84 @@ fn lkam_runs_from_a_shared_structure_are_the_fits() {
         "{:?}",
         tiny.err()
     );
+}
+
+/// ONKC's preprocessing, M and step 1 computed once per ρ (`Onkc::start_for`) and shared
+/// by a λ grid (`Onkc::fit_restarts_from`): the runs are the fits' bit for bit, for both
+/// preprocessings, on the low-rank (block Lanczos, n = 300 > the eigensolver's dense
+/// size) and the full projection; a start of another ρ, k or kernel count, or of the
+/// other projection, is a typed error.
+#[test]
+fn onkc_runs_from_a_shared_start_are_the_fits() {
+    let (ks, _) = gaussian_views(300, 3, &[0.5, 2.0, 4.0]);
+    let data = KernelSet::new(&ks).unwrap();
+    let seeds = [3u64, 4];
+    let mut low_rank = false;
+    let mut dense = false;
+    for prep in [Preprocessing::CenterUnitDiagonal, Preprocessing::None] {
+        for rho in [2f64.powi(-7), 64.0] {
+            let base = OnkcParams::new().rho(rho).preprocessing(prep.clone());
+            let start = base.check().unwrap().start_for(&data, 3).unwrap();
+            for lambda in [2f64.powi(-6), 1.0, 2f64.powi(7)] {
+                let m = base.clone().lambda(lambda).check().unwrap();
+                let own = m.fit_restarts(&data, 3, &seeds);
+                let shared = m.fit_restarts_from(&data, 3, &seeds, &start);
+                for (a, b) in own.iter().zip(&shared) {
+                    let (a, b) = (a.as_ref().unwrap(), b.as_ref().unwrap());
+                    let at = format!("{prep:?} ρ = {rho} λ = {lambda}");
+                    assert_eq!(a.labels, b.labels, "{at}");
+                    assert_eq!(a.weights(), b.weights(), "{at}");
+                    assert_eq!(a.objective, b.objective, "{at}");
+                    assert_eq!(a.iterations, b.iterations, "{at}");
+                    assert_eq!(a.converged, b.converged, "{at}");
+                    let (da, db) = (&a.diagnostics, &b.diagnostics);
+                    assert_eq!(da.weight_trace, db.weight_trace, "{at}");
+                    assert_eq!(da.eigensolves, db.eigensolves, "{at}");
+                    assert_eq!(da.method, db.method, "{at}");
+                    let timeless = |d: &OnkcDiagnostics| {
+                        let mut e = d.entries();
+                        e.retain(|(name, _)| name != "seconds_per_iteration");
+                        e
+                    };
+                    assert_eq!(timeless(da), timeless(db), "{at}");
+                    let projections = da.method.eigendecompositions;
+                    dense |= projections > 0;
+                    low_rank |= projections < da.method.rank_trace.len();
+                }
+            }
+        }
+    }
+    assert!(low_rank && dense, "both projections ran");
+    let m = OnkcParams::new().rho(0.5).check().unwrap();
+    let start = m.start_for(&data, 3).unwrap();
+    let wrong = [
+        (OnkcParams::new().rho(0.25).check().unwrap(), 3, &data),
+        (
+            OnkcParams::new()
+                .rho(0.5)
+                .projection(mkc_mkkm::onkc::Projection::Dense)
+                .check()
+                .unwrap(),
+            3,
+            &data,
+        ),
+        (m.clone(), 2, &data),
+    ];
+    for (i, (other, k, set)) in wrong.iter().enumerate() {
+        let runs = other.fit_restarts_from(set, *k, &seeds, &start);
+        assert!(
+            runs.iter()
+                .all(|r| matches!(r, Err(Error::InvalidInput { .. }))),
+            "case {i}: {runs:?}"
+        );
+    }
+    let fewer = KernelSet::new(&ks[..2]).unwrap();
+    let runs = m.fit_restarts_from(&fewer, 3, &seeds, &start);
+    assert!(
+        runs.iter()
+            .all(|r| matches!(r, Err(Error::InvalidInput { .. }))),
+        "{runs:?}"
+    );
+    // k above n: the start's own typed error
+    assert!(m.start_for(&data, 301).is_err());
 }

@@ -34,6 +34,10 @@
 //! [`Projection`]) plus O(m n²) for the QP inputs and the objective; memory: G, A, the
 //! eigenvectors and `K_γ` (four n x n matrices) besides the kernels.
 //!
+//! Steps 0 and 1 (preprocessing, M, the first H and G) do not depend on λ: a grid over
+//! λ computes them once per ρ ([`Onkc::start_for`]) and fits each λ from them
+//! ([`Onkc::fit_restarts_from`], the same runs bit for bit; module `shared`).
+//!
 //! # Hyper-parameters
 //! ρ and λ ([`OnkcParams`]) have no defaults in the paper; the authors' demo reports the
 //! best of ρ ∈ {2^-7, …, 2^9} × λ ∈ {2^-6, …, 2^7} (each metric maximised separately);
@@ -41,6 +45,7 @@
 
 mod params;
 pub mod projection;
+mod shared;
 #[cfg(test)]
 mod tests;
 
@@ -56,6 +61,7 @@ use projection::{neighbourhood_kernel, Neighbourhood};
 
 pub use params::OnkcParams;
 pub use projection::Projection;
+pub use shared::OnkcStart;
 
 /// ONKC's own diagnostics: the G-steps' projections.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -136,11 +142,20 @@ pub fn objective(
 }
 
 /// The state between iterations.
+#[derive(Clone, Debug)]
 struct State {
     gamma: Vec<f64>,
     h: Mat<f64>,
     nb: Neighbourhood,
     k_gamma: Mat<f64>,
+}
+
+/// The checks, M and step 1 done ([`Onkc::begin`]).
+#[derive(Debug)]
+struct Begun {
+    reg: Mat<f64>,
+    state: State,
+    diag: OnkcDiagnostics,
 }
 
 crate::engine_entry! {
@@ -156,12 +171,36 @@ crate::engine_entry! {
 
 impl Onkc {
     fn optimise(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<OnkcFit> {
-        let p = &self.params;
+        let Begun { reg, state, diag } = self.begin(views, n_clusters)?;
+        self.iterate(views, n_clusters, reg, state, diag)
+    }
+
+    /// What comes before the iterations and does not depend on λ: the checks, M and
+    /// step 1 ([`Onkc::start`]).
+    fn begin(&self, views: &[MatRef<'_, f64>], n_clusters: usize) -> Result<Begun> {
         let n = views[0].nrows();
         mkc_core::validate::n_clusters(n_clusters, n, 1)?;
         let reg = regularisation_matrix(views)?;
         let mut diag = OnkcDiagnostics::default();
-        let mut st = self.start(views, n_clusters, &mut diag)?;
+        let state = self.start(views, n_clusters, &mut diag)?;
+        Ok(Begun { reg, state, diag })
+    }
+
+    /// Step 2 from the state after step 1 (`reg` = M), then the fit.
+    fn iterate(
+        &self,
+        views: &[MatRef<'_, f64>],
+        n_clusters: usize,
+        reg: Mat<f64>,
+        mut st: State,
+        mut diag: OnkcDiagnostics,
+    ) -> Result<OnkcFit> {
+        let p = &self.params;
+        let n = views[0].nrows();
+        if st.k_gamma.nrows() != n {
+            // a shared start keeps no K_γ: every iteration overwrites it before use
+            st.k_gamma = Mat::zeros(n, n);
+        }
         let q = Mat::from_fn(reg.nrows(), reg.ncols(), |i, j| {
             (p.rho + p.lambda) * reg[(i, j)]
         });
