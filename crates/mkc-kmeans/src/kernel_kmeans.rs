@@ -9,7 +9,7 @@
 //! K_jj − 2 S_jc / s_c + T_c / s_c², with S_jc = Σ_{i∈c} w_i K_ji, and T_c = Σ_{j∈c} w_j S_jc.
 //! One iteration = one product S = K·W·E (see `cluster_sums`), then an assignment.
 
-use crate::cluster_sums::ClusterSums;
+use crate::cluster_sums::{ClusterSums, RunSums};
 use crate::kernel_view::{self, KernelCols};
 use crate::seeding::kmeans_plus_plus;
 use faer::MatRef;
@@ -64,8 +64,9 @@ impl KernelKMeansParams {
     }
     mkc_core::setters! {
         reflect reflect_fields;
-        /// Number of restarts (run in parallel; the lowest objective wins, ties to the lowest
-        /// restart index). Restart r is seeded with `mkc_core::seed::derive(seed, r)`.
+        /// Number of restarts (seeded in parallel, then iterated in lockstep, one pass over
+        /// the kernel per iteration for all of them; the lowest objective wins, ties to the
+        /// lowest restart index). Restart r is seeded with `mkc_core::seed::derive(seed, r)`.
         n_init: usize,
         /// Maximum number of assignment steps per run (≥ 1).
         max_iter: usize,
@@ -137,18 +138,21 @@ impl KernelKMeans {
             fit.best_restart = 0;
             return Ok(fit);
         }
-        let runs: Vec<KernelKMeansFit> = (0..self.p.n_init)
+        // Seeds in parallel, then the runs in lockstep (one pass over K per iteration
+        // for all of them; each run the same as alone).
+        let starts: Vec<Vec<usize>> = (0..self.p.n_init)
             .into_par_iter()
             .map(|r| {
                 let mut rng = seed::rng(seed::derive(seed, r as u64));
                 let centres =
                     kmeans_plus_plus(n, n_clusters, &w, &mut rng, |i, j, _| kc.dist(i, j));
-                let labels = nearest_seed(&kc, &centres);
-                let mut fit = run(&kc, &w, n_clusters, labels, self.p.max_iter, self.p.tol);
-                fit.best_restart = r;
-                fit
+                nearest_seed(&kc, &centres)
             })
             .collect();
+        let mut runs = run_many(&kc, &w, n_clusters, starts, self.p.max_iter, self.p.tol);
+        for (r, fit) in runs.iter_mut().enumerate() {
+            fit.best_restart = r;
+        }
         best_of(runs)
     }
 }
@@ -210,7 +214,7 @@ fn nearest_seed(kc: &KernelCols<'_>, centres: &[usize]) -> Vec<usize> {
 }
 
 /// Cluster weights s_c and T_c from the sums S.
-fn cluster_stats(s: &ClusterSums, labels: &[usize], w: &[f64], k: usize) -> (Vec<f64>, Vec<f64>) {
+fn cluster_stats(s: RunSums<'_>, labels: &[usize], w: &[f64], k: usize) -> (Vec<f64>, Vec<f64>) {
     let mut size = vec![0.0; k];
     let mut t = vec![0.0; k];
     for (j, (&c, &wj)) in labels.iter().zip(w).enumerate() {
@@ -225,53 +229,125 @@ pub(crate) fn run(
     kc: &KernelCols<'_>,
     w: &[f64],
     k: usize,
-    mut labels: Vec<usize>,
+    labels: Vec<usize>,
     max_iter: usize,
     tol: f64,
 ) -> KernelKMeansFit {
+    let mut fits = run_many(kc, w, k, vec![labels], max_iter, tol);
+    fits.pop()
+        .unwrap_or_else(|| Run::new(Vec::new(), 0, 0.0).finish())
+}
+
+/// Runs of Lloyd-style kernel k-means from each of `starts`, in lockstep: every
+/// iteration computes the sums S of all runs still going in one pass over K
+/// ([`ClusterSums`]), then each run takes its step. Each run is the same, bit for bit,
+/// as when it is made alone; the fits come in the order of `starts`.
+pub(crate) fn run_many(
+    kc: &KernelCols<'_>,
+    w: &[f64],
+    k: usize,
+    starts: Vec<Vec<usize>>,
+    max_iter: usize,
+    tol: f64,
+) -> Vec<KernelKMeansFit> {
     let n = kc.n();
     let base: f64 = (0..n).map(|i| w[i] * kc.diag(i)).sum();
-    let mut sums = ClusterSums::new(n, k);
-    let mut trace = Vec::new();
-    let mut own = vec![0.0; n];
-    let mut n_iter = 0;
-    let mut converged = false;
-    let mut counts = vec![0usize; k];
+    let mut runs: Vec<Run> = starts.into_iter().map(|l| Run::new(l, k, base)).collect();
+    let mut sums = ClusterSums::new(n, k, runs.len());
     loop {
+        let mut going: Vec<&mut Run> = runs.iter_mut().filter(|r| !r.done).collect();
+        if going.is_empty() {
+            break;
+        }
+        let labels: Vec<&[usize]> = going.iter().map(|r| r.labels.as_slice()).collect();
         sums.compute(kc, &labels, w);
-        let (size, t) = cluster_stats(&sums, &labels, w, k);
+        going
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(r, run)| run.step(kc, sums.run(r), w, max_iter, tol));
+    }
+    runs.into_iter().map(Run::finish).collect()
+}
+
+/// The state of one run of [`run_many`].
+struct Run {
+    labels: Vec<usize>,
+    k: usize,
+    /// Σ_i w_i K_ii.
+    base: f64,
+    trace: Vec<f64>,
+    own: Vec<f64>,
+    counts: Vec<usize>,
+    n_iter: usize,
+    converged: bool,
+    done: bool,
+}
+
+impl Run {
+    fn new(labels: Vec<usize>, k: usize, base: f64) -> Self {
+        let n = labels.len();
+        Self {
+            labels,
+            k,
+            base,
+            trace: Vec::new(),
+            own: vec![0.0; n],
+            counts: vec![0usize; k],
+            n_iter: 0,
+            converged: false,
+            done: false,
+        }
+    }
+
+    /// One pass of the loop from the sums S of the current labels: the objective, the
+    /// stopping tests and the assignment (or, when a cluster is empty, its filling; the
+    /// sums are then computed again without counting an iteration). Sets `done` when the
+    /// run ends.
+    fn step(
+        &mut self,
+        kc: &KernelCols<'_>,
+        sums: RunSums<'_>,
+        w: &[f64],
+        max_iter: usize,
+        tol: f64,
+    ) {
+        let (n, k) = (self.labels.len(), self.k);
+        let (size, t) = cluster_stats(sums, &self.labels, w, k);
         if size.contains(&0.0) {
             // Only user-given initial labels can leave a cluster empty here: fill it
             // with the points farthest from their centres, then redo the product.
-            for (j, o) in own.iter_mut().enumerate() {
-                let c = labels[j];
+            for (j, o) in self.own.iter_mut().enumerate() {
+                let c = self.labels[j];
                 *o = kc.diag(j) - 2.0 * sums.get(j, c) / size[c] + t[c] / (size[c] * size[c]);
             }
-            fill_empty(&mut labels, &mut counts, k, |i| own[i]);
-            continue;
+            let own = &self.own;
+            fill_empty(&mut self.labels, &mut self.counts, k, |i| own[i]);
+            return;
         }
-        let obj = base
+        let obj = self.base
             - (0..k)
                 .filter(|&c| size[c] > 0.0)
                 .map(|c| t[c] / size[c])
                 .sum::<f64>();
-        if let Some(&prev) = trace.last() {
+        if let Some(&prev) = self.trace.last() {
             if prev - obj <= tol * obj.abs() && tol > 0.0 {
-                trace.push(obj);
-                converged = true;
-                break;
+                self.trace.push(obj);
+                self.converged = true;
+                self.done = true;
+                return;
             }
         }
-        trace.push(obj);
-        if n_iter == max_iter {
-            break;
+        self.trace.push(obj);
+        if self.n_iter == max_iter {
+            self.done = true;
+            return;
         }
-        n_iter += 1;
+        self.n_iter += 1;
         // Assignment: keep the current cluster unless another is strictly closer (this
         // rules out cycling between equal-objective labelings).
         let mut changed = false;
         for j in 0..n {
-            let cur = labels[j];
+            let cur = self.labels[j];
             let d = |c: usize| -2.0 * sums.get(j, c) / size[c] + t[c] / (size[c] * size[c]);
             let mut best = (d(cur), cur);
             for (c, &sc) in size.iter().enumerate() {
@@ -282,26 +358,30 @@ pub(crate) fn run(
                     }
                 }
             }
-            own[j] = kc.diag(j) + best.0;
+            self.own[j] = kc.diag(j) + best.0;
             if best.1 != cur {
-                labels[j] = best.1;
+                self.labels[j] = best.1;
                 changed = true;
             }
         }
-        fill_empty(&mut labels, &mut counts, k, |i| own[i]);
+        let own = &self.own;
+        fill_empty(&mut self.labels, &mut self.counts, k, |i| own[i]);
         if !changed {
-            converged = true;
-            break;
+            self.converged = true;
+            self.done = true;
         }
     }
-    let objective = trace.last().copied().unwrap_or(f64::NAN);
-    KernelKMeansFit {
-        labels,
-        objective,
-        n_iter,
-        objective_trace: trace,
-        converged,
-        best_restart: 0,
+
+    fn finish(self) -> KernelKMeansFit {
+        let objective = self.trace.last().copied().unwrap_or(f64::NAN);
+        KernelKMeansFit {
+            labels: self.labels,
+            objective,
+            n_iter: self.n_iter,
+            objective_trace: self.trace,
+            converged: self.converged,
+            best_restart: 0,
+        }
     }
 }
 

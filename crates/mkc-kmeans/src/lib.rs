@@ -6,8 +6,9 @@
 //!   defaults and stopping rule). Used on the rows of eigenvector matrices.
 //! - [`KernelKMeansParams`] → [`KernelKMeans`]: (weighted) kernel k-means on a
 //!   precomputed kernel. One kernel product per iteration, computed as sparse sums
-//!   (n² multiply-adds instead of the n²k of a dense `K·H`; see `cluster_sums.rs`);
-//!   k-means++ in feature space or given initial labels; objective trace.
+//!   (n² multiply-adds instead of the n²k of a dense `K·H`; see `cluster_sums.rs`),
+//!   one pass over the kernel per iteration for all restarts of a fit (each the same as
+//!   alone); k-means++ in feature space or given initial labels; objective trace.
 //! - [`greedy_medoids`] (GUMKL eq. 3) and [`KernelKMedoidsParams`] → [`KernelKMedoids`]
 //!   (GUMKL eq. 2).
 //! - [`GlobalKernelKMeansParams`] → [`GlobalKernelKMeans`]: global kernel k-means
