@@ -17,7 +17,9 @@
 //!
 //! - [`CSvc`] — C-SVC: α, b, dual objective (maximisation form), decision values, support;
 //!   warm starts from an α (`fit_warm`) or from a previous model (`solve_from`, O(n) per
-//!   flipped label instead of O(n · #SV) for the start gradient).
+//!   flipped label instead of O(n · #SV) for the start gradient); `solve_below` stops as
+//!   soon as the dual value exceeds a bound (for callers that keep only the least of
+//!   several J, as RMKC's initial splits; [`Smo::solve_with_floor`] underneath).
 //! - [`SimplexSquaredHinge`] — LG-MMC eq. (3) with label kernels `Σ_t μ_t K ∘ y_t y_tᵀ`.
 //! - [`EpsSvr`] — ε-SVR.
 //! - [`LinearSvr`] — linear ε-SVR on features (no kernel matrix): semismooth Newton on the
