@@ -17,8 +17,12 @@
 //! weight of the others instead of an unbounded one. Changed: an empty cluster receives
 //! the sample farthest from its centre among the clusters that keep a member (the code
 //! may empty another cluster, and it counts `K_ii` twice in that pass's weights).
+//!
+//! The starts of one fit ([`best_of`]: RKKM's `n_init`, RMKKM's fresh starts per pass) run
+//! in lockstep ([`run_many`]) so that every pass of all of them reads K once
+//! (`centres::products_many`); each start is exactly the run it would be alone.
 
-use crate::centres::Centres;
+use crate::centres::{products_many, Centres, Panels, Products};
 use mkc_core::seed;
 use mkc_kmeans::KernelCols;
 use rand::seq::index;
@@ -56,39 +60,14 @@ pub(crate) fn l21_loss(d: &[f64]) -> f64 {
     d.iter().map(|&x| x.max(0.0).sqrt()).sum()
 }
 
-/// Labels and squared distances of every sample to its nearest centre (ties to the
-/// lowest cluster index).
-fn assign(kc: &KernelCols<'_>, centres: &Centres) -> (Vec<usize>, Vec<f64>, Vec<f64>) {
-    let p = centres.products(kc);
-    let k = centres.k;
-    let n = kc.n();
-    let mut labels = vec![0; n];
-    let mut dist = vec![0.0; n];
-    let mut rel = vec![0.0; n * k];
-    for r in 0..n {
-        let mut best = (f64::INFINITY, 0);
-        for c in 0..k {
-            let d = p.rel(r, c);
-            rel[r * k + c] = d;
-            if d < best.0 {
-                best = (d, c);
-            }
-        }
-        labels[r] = best.1;
-        dist[r] = kc.diag(r) + best.0;
-    }
-    (labels, dist, rel)
-}
-
 /// Give every empty cluster the sample farthest from its centre (descending distance,
 /// ties to the lowest index) among clusters that keep a member (`mkc_kmeans::fill_empty`,
-/// scikit-learn's rule); a moved sample's distance becomes the one to its new centre.
-/// Returns whether anything moved.
+/// scikit-learn's rule); a moved sample's distance becomes the one to its new centre,
+/// `dist_to(i, c)`. Returns whether anything moved.
 fn fill_empty(
     labels: &mut [usize],
     dist: &mut [f64],
-    rel: &[f64],
-    diag: impl Fn(usize) -> f64,
+    dist_to: impl Fn(usize, usize) -> f64,
     k: usize,
 ) -> bool {
     let before = labels.to_vec();
@@ -98,7 +77,7 @@ fn fill_empty(
     }
     for (i, (&c, &was)) in labels.iter().zip(&before).enumerate() {
         if c != was {
-            dist[i] = diag(i) + rel[i * k + c];
+            dist[i] = dist_to(i, c);
         }
     }
     true
@@ -130,37 +109,106 @@ pub(crate) fn irls_weights(dist: &[f64]) -> Vec<f64> {
 
 /// The IRLS iterations from `start` (at most `max_iter ≥ 1` assignment passes).
 pub(crate) fn run(kc: &KernelCols<'_>, start: Centres, max_iter: usize) -> L21Run {
-    let k = start.k;
-    let mut centres = start;
-    let mut last: Option<Vec<usize>> = None;
-    let mut trace = Vec::new();
-    let (mut iterations, mut converged, mut empty_fills) = (0, false, 0);
-    while iterations < max_iter {
-        let (mut labels, mut dist, rel) = assign(kc, &centres);
-        if fill_empty(&mut labels, &mut dist, &rel, |i| kc.diag(i), k) {
-            empty_fills += 1;
-        }
-        trace.push(l21_loss(&dist));
-        let s = irls_weights(&dist);
-        iterations += 1;
-        let same = last.as_ref() == Some(&labels);
-        centres = Centres::weighted(labels.clone(), &s, k);
-        last = Some(labels);
-        if same {
-            converged = true;
+    let mut live = Live::new(start);
+    for _ in 0..max_iter {
+        let p = live.centres.products(kc);
+        if live.pass(kc, &p) {
             break;
         }
     }
-    let labels = last.unwrap_or_else(|| centres.labels.clone());
-    trace.push(l21_loss(&centres.own_distances(kc)));
-    L21Run {
-        labels,
-        centres,
-        trace,
-        iterations,
-        converged,
-        empty_fills,
+    live.finish(kc)
+}
+
+/// One IRLS run in progress ([`run`], [`run_many`]).
+struct Live {
+    centres: Centres,
+    last: Option<Vec<usize>>,
+    trace: Vec<f64>,
+    iterations: usize,
+    converged: bool,
+    empty_fills: usize,
+}
+
+impl Live {
+    fn new(centres: Centres) -> Self {
+        Live {
+            centres,
+            last: None,
+            trace: Vec::new(),
+            iterations: 0,
+            converged: false,
+            empty_fills: 0,
+        }
     }
+
+    /// One pass from the products of the current centres: assignment, refill, loss,
+    /// reweighting, new centres; returns whether the labels repeated (the run ends).
+    fn pass(&mut self, kc: &KernelCols<'_>, p: &Products<'_>) -> bool {
+        let k = self.centres.k;
+        let (mut labels, mut dist) = p.assign(kc);
+        if fill_empty(&mut labels, &mut dist, |i, c| kc.diag(i) + p.rel(i, c), k) {
+            self.empty_fills += 1;
+        }
+        self.trace.push(l21_loss(&dist));
+        let s = irls_weights(&dist);
+        self.iterations += 1;
+        let same = self.last.as_ref() == Some(&labels);
+        self.centres = Centres::weighted(labels.clone(), &s, k);
+        self.last = Some(labels);
+        if same {
+            self.converged = true;
+        }
+        same
+    }
+
+    fn finish(mut self, kc: &KernelCols<'_>) -> L21Run {
+        let labels = self.last.unwrap_or_else(|| self.centres.labels.clone());
+        self.trace.push(l21_loss(&self.centres.own_distances(kc)));
+        L21Run {
+            labels,
+            centres: self.centres,
+            trace: self.trace,
+            iterations: self.iterations,
+            converged: self.converged,
+            empty_fills: self.empty_fills,
+        }
+    }
+}
+
+/// The IRLS iterations from every start (at most `max_iter ≥ 1` assignment passes each),
+/// in lockstep: each pass takes the products of all unfinished runs with K in one pass
+/// over K ([`products_many`], the same sums as one run alone), then every run's own
+/// step. Each run is exactly what it would be alone.
+pub(crate) fn run_many(kc: &KernelCols<'_>, starts: Vec<Centres>, max_iter: usize) -> Vec<L21Run> {
+    let mut live: Vec<Live> = starts.into_iter().map(Live::new).collect();
+    let mut active: Vec<usize> = (0..live.len()).collect();
+    let panels = Panels::new(kc);
+    let mut buf = Vec::new();
+    for _ in 0..max_iter {
+        if active.is_empty() {
+            break;
+        }
+        let products = {
+            let sets: Vec<&Centres> = active.iter().map(|&r| &live[r].centres).collect();
+            products_many(kc, panels.as_ref(), &sets, &mut buf)
+        };
+        let mut stepping: Vec<(&mut Live, &Products<'_>)> = live
+            .iter_mut()
+            .enumerate()
+            .filter_map(|(r, l)| active.binary_search(&r).ok().map(|t| (l, &products[t])))
+            .collect();
+        let done: Vec<bool> = stepping
+            .par_iter_mut()
+            .map(|(l, p)| l.pass(kc, p))
+            .collect();
+        active = active
+            .into_iter()
+            .zip(done)
+            .filter(|(_, d)| !d)
+            .map(|(r, _)| r)
+            .collect();
+    }
+    live.into_par_iter().map(|l| l.finish(kc)).collect()
 }
 
 /// `k` distinct samples drawn uniformly (the authors' `randsample(n, k)`).
@@ -180,13 +228,13 @@ pub(crate) fn best_of(
     seed: u64,
 ) -> Option<(L21Run, usize)> {
     let n = kc.n();
-    let runs: Vec<L21Run> = (0..restarts)
-        .into_par_iter()
+    let starts: Vec<Centres> = (0..restarts)
         .map(|r| {
             let seeds = sample_seeds(n, k, seed::derive(seed, r as u64));
-            run(kc, Centres::singletons(n, &seeds), max_iter)
+            Centres::singletons(n, &seeds)
         })
         .collect();
+    let runs = run_many(kc, starts, max_iter);
     let mut best: Option<(L21Run, usize)> = None;
     for (r, run) in runs.into_iter().enumerate() {
         if best

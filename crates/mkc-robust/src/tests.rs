@@ -1,7 +1,7 @@
 //! Checks of the engine against explicit feature-space computations: with a linear
 //! kernel K = XXᵀ every centre is a point `Σ_i a_i x_i` that can be formed directly.
 
-use crate::centres::Centres;
+use crate::centres::{products_many, Centres, Panels};
 use crate::l21::{self, irls_weights, l21_loss};
 use faer::Mat;
 use mkc_core::seed;
@@ -111,6 +111,148 @@ fn product_paths_agree_bit_for_bit() {
     let mut off = k.clone();
     off[(20, 3)] = f64::from_bits(off[(20, 3)].to_bits() + 1);
     assert!(!KernelCols::new(off.as_ref()).exactly_symmetric());
+}
+
+/// S of several sets of centres from the kernel's panels (the lockstep path of the
+/// partition step's starts) equals each set's own S bit for bit: weighted centres,
+/// singletons and a set with an empty cluster, n not a multiple of the panels' rows; the
+/// same for one set alone; a kernel that is not exactly symmetric has no panels and
+/// falls back to each set's own products.
+#[test]
+fn products_of_many_sets_equal_each_sets_own() {
+    for n in [77, 64, 5] {
+        let (_, k) = blobs(n, 4, 3, 5);
+        let kc = KernelCols::new(k.as_ref());
+        let panels = Panels::new(&kc);
+        assert!(panels.is_some());
+        let s: Vec<f64> = (0..n).map(|i| 0.3 + (i % 5) as f64 / 3.0).collect();
+        let mut gap = random_labels(n, 4, 9);
+        gap.iter_mut().filter(|l| **l == 2).for_each(|l| *l = 1);
+        let sets = [
+            Centres::weighted(random_labels(n, 4, 6), &s, 4),
+            Centres::singletons(n, &[3, 1, 4, 0]),
+            Centres::weighted(gap, &s, 4),
+            Centres::weighted(random_labels(n, 4, 7), &vec![1.0; n], 4),
+        ];
+        let refs: Vec<&Centres> = sets.iter().collect();
+        let mut buf = Vec::new();
+        for many in [&refs[..], &refs[1..2]] {
+            let got = products_many(&kc, panels.as_ref(), many, &mut buf);
+            assert_eq!(got.len(), many.len());
+            for (c, p) in many.iter().zip(&got) {
+                let want = c.products_by(&kc, true);
+                for r in 0..n {
+                    for j in 0..4 {
+                        assert_eq!(
+                            p.rel(r, j).to_bits(),
+                            want.rel(r, j).to_bits(),
+                            "{n}: {r} {j}"
+                        );
+                    }
+                }
+                assert_same_assignment(&kc, p, &want);
+            }
+        }
+    }
+    let (_, k) = blobs(20, 3, 2, 1);
+    let mut off = k.clone();
+    off[(7, 3)] = f64::from_bits(off[(7, 3)].to_bits() + 1);
+    let kc = KernelCols::new(off.as_ref());
+    assert!(Panels::new(&kc).is_none());
+    let c = Centres::weighted(random_labels(20, 3, 2), &[1.0; 20], 3);
+    let mut buf = Vec::new();
+    let got = products_many(&kc, None, &[&c, &c], &mut buf);
+    let want = c.products_by(&kc, false);
+    for p in &got {
+        for r in 0..20 {
+            for j in 0..3 {
+                assert_eq!(p.rel(r, j).to_bits(), want.rel(r, j).to_bits());
+            }
+        }
+    }
+}
+
+/// `p.assign` (rows in SIMD lanes) against a scan of `want.rel` over the centres with a
+/// strict `<`: the same labels and distances bit for bit.
+fn assert_same_assignment(
+    kc: &KernelCols<'_>,
+    p: &crate::centres::Products<'_>,
+    want: &crate::centres::Products<'_>,
+) {
+    let (labels, dist) = p.assign(kc);
+    for r in 0..kc.n() {
+        let mut best = (f64::INFINITY, 0);
+        for c in 0..4 {
+            let d = want.rel(r, c);
+            if d < best.0 {
+                best = (d, c);
+            }
+        }
+        assert_eq!(labels[r], best.1, "row {r}");
+        assert_eq!(
+            dist[r].to_bits(),
+            (kc.diag(r) + best.0).to_bits(),
+            "row {r}"
+        );
+    }
+}
+
+/// Ties go to the lowest centre on both layouts: four singleton centres on two pairs of
+/// identical samples (every sample is equally far from the two centres of a pair).
+#[test]
+fn assignment_ties_go_to_the_lowest_centre() {
+    let (x, _) = blobs(41, 2, 2, 8);
+    let mut x = x;
+    x[7] = x[3].clone();
+    x[30] = x[12].clone();
+    let k = Mat::from_fn(41, 41, |i, j| dot(&x[i], &x[j]));
+    let kc = KernelCols::new(k.as_ref());
+    let c = Centres::singletons(41, &[3, 7, 12, 30]);
+    let own = c.products_by(&kc, true);
+    let panels = Panels::new(&kc);
+    let mut buf = Vec::new();
+    let many = products_many(&kc, panels.as_ref(), &[&c, &c], &mut buf);
+    for p in std::iter::once(&own).chain(&many) {
+        let (labels, _) = p.assign(&kc);
+        assert!(labels.iter().all(|&l| l == 0 || l == 2), "{labels:?}");
+        assert_same_assignment(&kc, p, &own);
+    }
+}
+
+/// Starts run in lockstep are each exactly the run it would be alone: labels, centres,
+/// the loss trace (bit for bit), passes, convergence and refills; a start that stops
+/// early leaves the others running.
+#[test]
+fn lockstep_runs_equal_runs_alone() {
+    for (n, k, cap) in [(90, 5, 30), (47, 3, 2), (24, 5, 50)] {
+        let (_, kern) = blobs(n, 3, k, 21);
+        let kc = KernelCols::new(kern.as_ref());
+        let starts: Vec<Centres> = (0..6)
+            .map(|r| Centres::singletons(n, &l21::sample_seeds(n, k, r)))
+            .collect();
+        let many = l21::run_many(&kc, starts.clone(), cap);
+        let mut passes = Vec::new();
+        for (start, got) in starts.into_iter().zip(&many) {
+            let want = l21::run(&kc, start, cap);
+            assert_eq!(got.labels, want.labels);
+            assert_eq!(got.centres, want.centres);
+            let bits = |t: &[f64]| t.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&got.trace), bits(&want.trace));
+            assert_eq!(
+                (got.iterations, got.converged, got.empty_fills),
+                (want.iterations, want.converged, want.empty_fills)
+            );
+            passes.push(got.iterations);
+        }
+        if cap == 30 {
+            passes.sort_unstable();
+            passes.dedup();
+            assert!(
+                passes.len() > 1,
+                "the starts should stop at different passes: {passes:?}"
+            );
+        }
+    }
 }
 
 /// One reweighting step is a Weiszfeld step per cluster: the new centre is the
