@@ -15,7 +15,8 @@ impl ColumnSupport {
     pub fn new(z: MatRef<'_, f64>) -> Self {
         let (mut idx, mut val) = (Vec::with_capacity(z.ncols()), Vec::with_capacity(z.ncols()));
         for j in 0..z.ncols() {
-            let (mut ij, mut vj) = (Vec::new(), Vec::new());
+            let nnz = z.col(j).iter().filter(|&&v| v != 0.0).count();
+            let (mut ij, mut vj) = (Vec::with_capacity(nnz), Vec::with_capacity(nnz));
             for (i, &v) in z.col(j).iter().enumerate() {
                 if v != 0.0 {
                     ij.push(i);

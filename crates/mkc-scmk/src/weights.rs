@@ -60,26 +60,7 @@ pub(crate) fn costs(
             let (idx, val) = (&s.idx[j], &s.val[j]);
             kernels
                 .iter()
-                .map(|k| {
-                    let mut acc = 0.0;
-                    for (&a, &za) in idx.iter().zip(val) {
-                        let mut inner;
-                        if let Some(col) = k.col(a).try_as_col_major() {
-                            let col = col.as_slice();
-                            inner = -2.0 * col[j];
-                            for (&b, &zb) in idx.iter().zip(val) {
-                                inner += zb * col[b];
-                            }
-                        } else {
-                            inner = -2.0 * k[(j, a)];
-                            for (&b, &zb) in idx.iter().zip(val) {
-                                inner += zb * k[(b, a)];
-                            }
-                        }
-                        acc += za * inner;
-                    }
-                    acc
-                })
+                .map(|k| column_cost(*k, j, idx, val))
                 .collect()
         })
         .collect();
@@ -94,6 +75,60 @@ pub(crate) fn costs(
     }
     debug_assert_eq!(h.len(), r);
     h
+}
+
+/// Independent sums formed side by side in [`column_cost`].
+const CHAINS: usize = 16;
+
+/// Σ_a z_aj (−2K[j, a] + Σ_b z_bj K[b, a]) over the support (`idx`, `val`) of column j:
+/// every inner sum in the order of the support, the outer one too.
+///
+/// On a kernel stored by columns the inner sums of [`CHAINS`] consecutive a are formed
+/// together, reading their columns side by side: each gets the same terms in the same
+/// order as alone, so the value is the same bit for bit, without a sum waiting on its own
+/// previous addition at every term. h on BA's linear kernel at α = 10 (57% of Z non-zero,
+/// one thread, loaded machine): 1.1–1.2 → 0.5 s per iteration.
+pub(crate) fn column_cost(k: MatRef<'_, f64>, j: usize, idx: &[usize], val: &[f64]) -> f64 {
+    let mut acc = 0.0;
+    if k.row_stride() == 1 {
+        let col = |a: usize| {
+            k.col(a)
+                .try_as_col_major()
+                .map_or(&[][..], |c| c.as_slice())
+        };
+        let mut chunks = idx.chunks_exact(CHAINS);
+        let mut t = 0;
+        for chunk in &mut chunks {
+            let cols: [&[f64]; CHAINS] = std::array::from_fn(|q| col(chunk[q]));
+            let mut inner: [f64; CHAINS] = std::array::from_fn(|q| -2.0 * cols[q][j]);
+            for (&b, &zb) in idx.iter().zip(val) {
+                for q in 0..CHAINS {
+                    inner[q] += zb * cols[q][b];
+                }
+            }
+            for q in 0..CHAINS {
+                acc += val[t + q] * inner[q];
+            }
+            t += CHAINS;
+        }
+        for (&a, &za) in chunks.remainder().iter().zip(&val[t..]) {
+            let c = col(a);
+            let mut inner = -2.0 * c[j];
+            for (&b, &zb) in idx.iter().zip(val) {
+                inner += zb * c[b];
+            }
+            acc += za * inner;
+        }
+    } else {
+        for (&a, &za) in idx.iter().zip(val) {
+            let mut inner = -2.0 * k[(j, a)];
+            for (&b, &zb) in idx.iter().zip(val) {
+                inner += zb * k[(b, a)];
+            }
+            acc += za * inner;
+        }
+    }
+    acc
 }
 
 fn dense_costs(kernels: &[MatRef<'_, f64>], z: MatRef<'_, f64>) -> Vec<f64> {
@@ -157,4 +192,51 @@ pub fn optimal_weights(h: &[f64]) -> Result<Vec<f64>> {
 /// The objective (19), Σ_i w_i h_i.
 pub fn weight_objective(w: &[f64], h: &[f64]) -> f64 {
     w.iter().zip(h).map(|(a, b)| a * b).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Column j's cost as it was summed before the chains: one a at a time.
+    fn one_at_a_time(k: MatRef<'_, f64>, j: usize, idx: &[usize], val: &[f64]) -> f64 {
+        let mut acc = 0.0;
+        for (&a, &za) in idx.iter().zip(val) {
+            let mut inner = -2.0 * k[(j, a)];
+            for (&b, &zb) in idx.iter().zip(val) {
+                inner += zb * k[(b, a)];
+            }
+            acc += za * inner;
+        }
+        acc
+    }
+
+    /// The chained column costs equal the one-at-a-time sums bit for bit, for supports
+    /// shorter and longer than the chain count, on a kernel stored by columns and on a
+    /// view that is not (the plain path).
+    #[test]
+    fn column_costs_are_the_one_at_a_time_sums() {
+        let n = 45;
+        let k = Mat::from_fn(n, n, |i, j| {
+            ((i * j) % 7) as f64 * 0.3 + 1.0 / (1.0 + i.abs_diff(j) as f64)
+        });
+        let kt = k.transpose().to_owned();
+        let rows = kt.as_ref().transpose();
+        assert!(rows.row_stride() != 1);
+        for len in [1, 5, 16, 17, 33, 44] {
+            let idx: Vec<usize> = (0..len)
+                .map(|t| (t * 7 + 3) % n)
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            let val: Vec<f64> = idx.iter().map(|&i| 1.0 / (1.0 + i as f64)).collect();
+            for j in [0, 4, n - 1] {
+                let want = one_at_a_time(k.as_ref(), j, &idx, &val).to_bits();
+                let got = column_cost(k.as_ref(), j, &idx, &val);
+                assert_eq!(got.to_bits(), want, "len {len} j {j}");
+                let got = column_cost(rows, j, &idx, &val);
+                assert_eq!(got.to_bits(), want, "len {len} j {j} rows");
+            }
+        }
+    }
 }
