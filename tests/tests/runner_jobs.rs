@@ -16,11 +16,12 @@ use std::path::Path;
 
 /// The resume tests' config and a table whose figures show MKKM's learned weights
 /// and objective trace on `two`, beside MVKKM on a grid over p, LG-MMC and IterSVR on
-/// grids over C, RMKC without a norm on the C grid of the config's RMKC (1-norm), and
-/// LKAM and ONKC on grids over λ, whose jobs the local runner gives work computed once
-/// (MVKKM's global kernel k-means start, LG-MMC's features and IterSVR's k-means starts
-/// per kernel, RMKC's initial splits per C for both norms, LKAM's localised kernels,
-/// ONKC's start) and one at a time compute their own.
+/// grids over C, RMKC without a norm on the C grid of the config's RMKC (1-norm), LKAM
+/// and ONKC on grids over λ and SCSK and SCMK on grids over α and β, whose jobs the local
+/// runner gives work computed once (MVKKM's global kernel k-means start, LG-MMC's features
+/// and IterSVR's k-means starts per kernel, RMKC's initial splits per C for both norms,
+/// LKAM's localised kernels, ONKC's start, the APG step sizes of SCSK per kernel and of
+/// SCMK) and one at a time compute their own.
 fn plan() -> Plan {
     blobs::plan(&format!(
         r#"{CONFIG}
@@ -35,6 +36,8 @@ columns = [
   {{ id = "rmkc-none", label = "RMKC (no norm)", method = "rmkc", params = {{ p = "none" }}, grid = {{ C = [0.1, 10.0] }} }},
   {{ id = "lkam", label = "LKAM", method = "lkam", params = {{ tau = 0.3 }}, grid = {{ lambda = [0.5, 2.0] }} }},
   {{ id = "onkc", label = "ONKC", method = "onkc", params = {{ rho = 0.5 }}, grid = {{ lambda = [0.5, 2.0] }} }},
+  {{ id = "scsk", label = "SCSK", method = "scsk", params = {{ n_init = 3 }}, grid = {{ alpha = [0.01, 1.0], beta = [1e-5] }} }},
+  {{ id = "scmk", label = "SCMK", method = "scmk", params = {{ n_init = 3 }}, grid = {{ alpha = [0.01], beta = [1e-6, 1e-5] }} }},
 ]
 figures = [
   {{ id = "w", kind = "weights", column = "mkkm" }},
@@ -110,8 +113,8 @@ fn jobs_run_one_by_one_give_the_local_runners_records_and_tables() {
     }
     // blobs: kkm 2 points x 4 kernels + avg; two: the same + rmkc 2 points + mkkm +
     // mvkkm 2 points + lgmmc and itersvr 2 points x 4 kernels each + rmkc-none, lkam and
-    // onkc 2 points each
-    assert_eq!(jobs, 9 + 36);
+    // onkc 2 points each + scsk 2 points x 4 kernels + scmk 2 points
+    assert_eq!(jobs, 9 + 46);
     assert_eq!(records(&apart), records(&local));
 
     // rendered from those records alone: the local run's tables (with the learned
@@ -125,7 +128,7 @@ fn jobs_run_one_by_one_give_the_local_runners_records_and_tables() {
         md(&fresh)
     );
     assert_eq!(md(&again), md(&fresh));
-    assert_eq!(again.recorded_runs, 3 * (9 + 36));
+    assert_eq!(again.recorded_runs, 3 * (9 + 46));
     // the run shown: the same weights and trace (JSON text gives floats back to within
     // an ulp: serde_json's parser without its `float_roundtrip` feature)
     let shown = |r: &Report| {

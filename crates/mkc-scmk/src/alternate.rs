@@ -22,6 +22,7 @@ use crate::fit::{TwinFit, TwinInfo};
 use crate::labels::kmeans_on_indicator;
 use crate::objective::assemble;
 use crate::params::Settings;
+use crate::step_sizes::StepSizes;
 use crate::support::ColumnSupport;
 use crate::weights::{costs, optimal_weights};
 use crate::z_solvers::ZSolvers;
@@ -53,19 +54,21 @@ fn p_step(
     }
 }
 
-/// Run the loop on validated kernels (all n x n, n ≥ `n_clusters`). Phases charged to
-/// `timings`: "init" (the Z solvers' step sizes), "eigensolve" (K_w and the P step), "z"
+/// Run the loop on validated kernels (all n x n, n ≥ `n_clusters`), from the step sizes
+/// `steps` when given (those of `kernels` under `s`). Phases charged to `timings`: "init"
+/// (the Z solvers, their step sizes unless given), "eigensolve" (K_w and the P step), "z"
 /// (the Z step), "weights" (h, w and J; "objective" for SCSK, which learns no weights).
 pub(crate) fn alternate(
     s: &Settings,
     kernels: &[MatRef<'_, f64>],
     learn_weights: bool,
     n_clusters: usize,
+    steps: Option<&StepSizes>,
     timings: &mut Timings,
 ) -> Result<Loop> {
     let n = kernels[0].nrows();
     let r = kernels.len();
-    let solvers = timings.time("init", || ZSolvers::new(s, kernels, learn_weights))?;
+    let solvers = timings.time("init", || ZSolvers::new(s, kernels, learn_weights, steps))?;
     let last_phase = if learn_weights {
         "weights"
     } else {

@@ -10,6 +10,10 @@
 //!   [`solve_z_apg`] (the same by the accelerated projected gradient),
 //!   [`reconstruction_costs`] (eq. (20)), [`optimal_weights`] (eq. (22)),
 //!   [`objective()`] (eqs. (7)/(18)).
+//! - Work shared by the fits of an (α, β) grid: [`StepSizes`] (the APG step sizes,
+//!   [`Scsk::step_sizes`] / [`Scmk::step_sizes`]) and the fits from them
+//!   ([`Scsk::fit_restarts_with`] / [`Scmk::fit_restarts_with`], the runs of
+//!   `fit_restarts` bit for bit).
 //!
 //! # Through the method API
 //! Both are [`mkc_core::Clusterer`]s ("scsk", "scmk"): `fit(&KernelSet, c, seed)` returns
@@ -120,6 +124,7 @@ pub mod objective;
 mod params;
 mod scmk;
 mod scsk;
+mod step_sizes;
 mod support;
 mod twin;
 mod weights;
@@ -131,6 +136,7 @@ pub use objective::{objective, Objective};
 pub use params::{ScmkParams, ScskParams, DEFAULT_ALPHA, DEFAULT_BETA};
 pub use scmk::Scmk;
 pub use scsk::Scsk;
+pub use step_sizes::StepSizes;
 pub use weights::{optimal_weights, reconstruction_costs, weight_objective};
 pub use z_step::{solve_z, solve_z_apg, ZProblem, ZSolver, ZStep};
 

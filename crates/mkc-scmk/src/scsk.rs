@@ -28,6 +28,38 @@ impl Scsk {
         validate::n_clusters(n_clusters, n, 1)?;
         Ok(run(&self.s, &[k], false, n_clusters, seed)?.0)
     }
+
+    /// The APG step sizes of a fit on `data` ([`StepSizes`](crate::StepSizes), λ_max(ΠKΠ) of
+    /// the set's kernel (or the mean of its kernels)): they depend on the kernels and the eigensolver seed only, not on α, β or
+    /// the stopping rule, so the fits of an (α, β) grid share them
+    /// ([`Scsk::fit_restarts_with`]).
+    ///
+    /// # Errors
+    /// Those of [`Clusterer::fit`](mkc_core::Clusterer::fit) on the set's kernels (no
+    /// kernels, invalid kernels), and a failed eigensolve.
+    pub fn step_sizes(&self, data: &mkc_core::KernelSet<'_>) -> Result<crate::StepSizes> {
+        crate::twin::step_sizes_set(&self.s, data, false)
+    }
+
+    /// [`Clusterer::fit_restarts`](mkc_core::Clusterer::fit_restarts) from step sizes
+    /// that [`Scsk::step_sizes`] computed on the same `data` with the same eigensolver
+    /// options and kind of Z solver: the same runs bit for bit (labels, objective traces,
+    /// weights, diagnostics), except the seconds: their "init" phase leaves out the step
+    /// sizes' ([`StepSizes::seconds`](crate::StepSizes::seconds)), which are the caller's
+    /// to share.
+    ///
+    /// Errors: those of the fit, and [`mkc_core::Error::InvalidInput`] (for every seed)
+    /// for step sizes made for another n, number of kernels, eigensolver seed or kind of
+    /// Z solver.
+    pub fn fit_restarts_with(
+        &self,
+        data: &mkc_core::KernelSet<'_>,
+        n_clusters: usize,
+        seeds: &[u64],
+        steps: &crate::StepSizes,
+    ) -> Vec<Result<mkc_core::Clustering<crate::TwinDiagnostics>>> {
+        crate::twin::restarts_with_set(&self.s, data, false, n_clusters, seeds, steps)
+    }
 }
 
 twin_clusterer!(

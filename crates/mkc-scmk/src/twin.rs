@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use crate::alternate::{alternate, finish};
 use crate::fit::{TwinDiagnostics, TwinFit};
 use crate::params::Settings;
+use crate::step_sizes::StepSizes;
 
 /// One run on validated kernels: the loop, then k-means on P with `seed`.
 pub(crate) fn run(
@@ -23,7 +24,7 @@ pub(crate) fn run(
 ) -> Result<(TwinFit, Timings)> {
     let t0 = Instant::now();
     let mut timings = Timings::default();
-    let lp = alternate(s, kernels, learn_weights, n_clusters, &mut timings)?;
+    let lp = alternate(s, kernels, learn_weights, n_clusters, None, &mut timings)?;
     let fit = finish(lp, s, n_clusters, seed, &mut timings)?;
     timings.set_wall(t0.elapsed().as_secs_f64());
     Ok((fit, timings))
@@ -55,12 +56,14 @@ pub(crate) fn clustering(
 /// One fit per seed: the loop (which does not depend on the seed) runs once, then
 /// k-means on P per seed. Each run's timings hold an equal share of the loop's phases
 /// plus its own k-means, and its wall time an equal share of the loop plus its own part.
+/// With `steps` (those of `kernels` under `s`) the loop does not compute them.
 pub(crate) fn restarts(
     s: &Settings,
     kernels: &[MatRef<'_, f64>],
     learn_weights: bool,
     n_clusters: usize,
     seeds: &[u64],
+    steps: Option<&StepSizes>,
 ) -> Vec<Result<Clustering<TwinDiagnostics>>> {
     let single = |seed: u64| {
         run(s, kernels, learn_weights, n_clusters, seed)
@@ -71,7 +74,7 @@ pub(crate) fn restarts(
     }
     let t0 = Instant::now();
     let mut shared = Timings::default();
-    let lp = match alternate(s, kernels, learn_weights, n_clusters, &mut shared) {
+    let lp = match alternate(s, kernels, learn_weights, n_clusters, steps, &mut shared) {
         Ok(lp) => lp,
         // The loop fails the same way for every seed: each other run says so itself.
         Err(e) => {
@@ -137,7 +140,7 @@ pub(crate) fn restarts_set(
 ) -> Vec<Result<Clustering<TwinDiagnostics>>> {
     let runs = check_n_clusters(data, n_clusters, 1).and_then(|_| {
         with_kernels(data, learn_weights, |ks| {
-            restarts(s, ks, learn_weights, n_clusters, seeds)
+            restarts(s, ks, learn_weights, n_clusters, seeds, None)
         })
     });
     match runs {
@@ -146,6 +149,55 @@ pub(crate) fn restarts_set(
         Err(_) => seeds
             .iter()
             .map(|&seed| fit_set(s, data, learn_weights, n_clusters, seed))
+            .collect(),
+    }
+}
+
+/// The step sizes of a fit of SCMK (`learn_weights`) or SCSK on a kernel set
+/// ([`StepSizes`]).
+pub(crate) fn step_sizes_set(
+    s: &Settings,
+    data: &KernelSet<'_>,
+    learn_weights: bool,
+) -> Result<StepSizes> {
+    with_kernels(data, learn_weights, |ks| StepSizes::compute(s, ks))?
+}
+
+/// [`restarts_set`] from step sizes `steps` made for the same kernels and settings: the
+/// same runs bit for bit, their "init" phase without the step sizes' seconds. Step sizes
+/// of other kernels (n, number) or another eigensolver seed or kind of Z solver: a typed
+/// error for every seed.
+pub(crate) fn restarts_with_set(
+    s: &Settings,
+    data: &KernelSet<'_>,
+    learn_weights: bool,
+    n_clusters: usize,
+    seeds: &[u64],
+    steps: &StepSizes,
+) -> Vec<Result<Clustering<TwinDiagnostics>>> {
+    if seeds.is_empty() {
+        return Vec::new();
+    }
+    let runs = check_n_clusters(data, n_clusters, 1).and_then(|_| {
+        with_kernels(data, learn_weights, |ks| -> Result<_> {
+            steps.check(s, ks)?;
+            Ok(restarts(
+                s,
+                ks,
+                learn_weights,
+                n_clusters,
+                seeds,
+                Some(steps),
+            ))
+        })?
+    });
+    match runs {
+        Ok(runs) => runs,
+        // Bad data or step sizes: every seed fails the same way, each saying so itself.
+        Err(e) => std::iter::once(Err(e))
+            .chain(seeds[1..].iter().flat_map(|&seed| {
+                restarts_with_set(s, data, learn_weights, n_clusters, &[seed], steps)
+            }))
             .collect(),
     }
 }

@@ -7,8 +7,8 @@ use mkc_core::{ParamGuard, Result};
 use mkc_qp::{CappedSimplexQp, CappedSimplexSolver};
 
 use crate::apg::{SmoSolvers, SMO_BUDGET_DIV};
-use crate::lipschitz::tangent_lambda_max;
 use crate::params::{Settings, APG_MAX_ITER};
+use crate::step_sizes::StepSizes;
 use crate::z_step::{z_step_apg, z_step_smo, ZProblem, ZSolver, ZStep};
 
 /// Everything a Z step (11) needs besides K, P and the previous Z.
@@ -33,11 +33,14 @@ pub(crate) struct ZSolvers {
 }
 
 impl ZSolvers {
-    /// The solvers for `kernels` (validated, n x n); `learn_weights`: SCMK.
+    /// The solvers for `kernels` (validated, n x n); `learn_weights`: SCMK. The step
+    /// sizes are `steps` (checked by the caller to be those of `kernels` under `s`), or
+    /// computed here.
     pub(crate) fn new(
         s: &Settings,
         kernels: &[MatRef<'_, f64>],
         learn_weights: bool,
+        steps: Option<&StepSizes>,
     ) -> Result<Self> {
         let n = kernels[0].nrows();
         let mut qp = CappedSimplexQp::new(1.0).tol(s.qp_tol);
@@ -49,12 +52,9 @@ impl ZSolvers {
             Some(_) => exact,
             None => qp.max_iter((n / SMO_BUDGET_DIV).max(1)).check()?,
         };
-        let lams: Vec<f64> = match s.z_solver {
-            ZSolver::Apg | ZSolver::Auto => kernels
-                .iter()
-                .map(|k| tangent_lambda_max(*k, s.eigen.seed))
-                .collect::<Result<_>>()?,
-            ZSolver::Smo => Vec::new(),
+        let lams = match steps {
+            Some(st) => st.lams.clone(),
+            None => StepSizes::compute(s, kernels)?.lams,
         };
         Ok(Self {
             kind: s.z_solver,

@@ -76,6 +76,106 @@ fn restarts_share_the_loop_and_equal_single_fits() {
     }
 }
 
+/// Fits from step sizes computed once (what the experiments share across an (α, β)
+/// grid) are the fits of `fit_restarts` bit for bit, for SCMK and SCSK (one kernel and
+/// the mean of several), every Z solver and several (α, β). Step sizes of another kernel
+/// count, n, eigensolver seed or kind of Z solver are a typed error for every seed.
+#[test]
+fn fits_from_shared_step_sizes_equal_fits_that_compute_them() {
+    let ks = kernels();
+    let all = KernelSet::new(&ks).unwrap();
+    let one = KernelSet::new(&ks[2..]).unwrap();
+    let seeds = [0u64, 7];
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    for solver in SOLVERS {
+        let grid = [(0.01, 1e-5), (1.0, 1e-3), (10.0, 0.0)];
+        let m0 = scmk(grid[0].0, grid[0].1).z_solver(solver).check().unwrap();
+        let steps = m0.step_sizes(&all).unwrap();
+        assert_eq!(
+            steps.values().len(),
+            if solver == mkc_scmk::ZSolver::Smo {
+                0
+            } else {
+                3
+            }
+        );
+        assert!(steps.values().iter().all(|&l| l > 0.0));
+        for (alpha, beta) in grid {
+            let m = scmk(alpha, beta).z_solver(solver).check().unwrap();
+            let shared = m.fit_restarts_with(&all, 3, &seeds, &steps);
+            let own = m.fit_restarts(&all, 3, &seeds);
+            for (a, b) in shared.iter().zip(&own) {
+                let (a, b) = (a.as_ref().unwrap(), b.as_ref().unwrap());
+                assert_eq!(a.labels, b.labels);
+                assert_eq!(
+                    bits(&a.objective),
+                    bits(&b.objective),
+                    "SCMK {solver:?} α={alpha}"
+                );
+                assert_eq!(a.kernel_weights, b.kernel_weights);
+                assert_eq!(a.diagnostics, b.diagnostics);
+                assert_eq!((a.iterations, a.converged), (b.iterations, b.converged));
+            }
+        }
+        for data in [&all, &one] {
+            let s0 = scsk(0.1, 1e-5).z_solver(solver).check().unwrap();
+            let steps = s0.step_sizes(data).unwrap();
+            for (alpha, beta) in grid {
+                let m = scsk(alpha, beta).z_solver(solver).check().unwrap();
+                let shared = m.fit_restarts_with(data, 3, &seeds, &steps);
+                let own = m.fit_restarts(data, 3, &seeds);
+                for (a, b) in shared.iter().zip(&own) {
+                    let (a, b) = (a.as_ref().unwrap(), b.as_ref().unwrap());
+                    assert_eq!(a.labels, b.labels);
+                    assert_eq!(
+                        bits(&a.objective),
+                        bits(&b.objective),
+                        "SCSK {solver:?} α={alpha}"
+                    );
+                    assert_eq!(a.diagnostics, b.diagnostics);
+                }
+            }
+        }
+    }
+    // Step sizes of something else.
+    let m = scmk(0.1, 1e-5).check().unwrap();
+    let steps = m.step_sizes(&all).unwrap();
+    let two = KernelSet::new(&ks[..2]).unwrap();
+    let small: Vec<Mat<f64>> = ks
+        .iter()
+        .map(|k| k.as_ref().submatrix(0, 0, 12, 12).to_owned())
+        .collect();
+    let small = KernelSet::new(&small).unwrap();
+    let other_seed = scmk(0.1, 1e-5)
+        .eigen(
+            mkc_linalg::EigenOptions::default()
+                .dense_switch(1.0)
+                .seed(3),
+        )
+        .check()
+        .unwrap();
+    let smo = scmk(0.1, 1e-5)
+        .z_solver(mkc_scmk::ZSolver::Smo)
+        .check()
+        .unwrap();
+    for runs in [
+        m.fit_restarts_with(&two, 3, &seeds, &steps),
+        m.fit_restarts_with(&small, 3, &seeds, &steps),
+        other_seed.fit_restarts_with(&all, 3, &seeds, &steps),
+        smo.fit_restarts_with(&all, 3, &seeds, &steps),
+    ] {
+        assert_eq!(runs.len(), seeds.len());
+        for r in runs {
+            assert!(matches!(r, Err(Error::InvalidInput { .. })), "{r:?}");
+        }
+    }
+    assert!(m.fit_restarts_with(&all, 3, &[], &steps).is_empty());
+    assert!(matches!(
+        m.fit_restarts_with(&all, 99, &seeds, &steps)[1],
+        Err(Error::InvalidParam { .. })
+    ));
+}
+
 #[test]
 fn same_labels_whatever_the_number_of_threads() {
     let ks = kernels();
