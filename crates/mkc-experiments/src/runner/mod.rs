@@ -11,9 +11,10 @@
 //! records instead of run again: a run killed inside a dataset loses only its unfinished jobs.
 //! Work that jobs of a grid share (MVKKM's global kernel k-means start across p, LG-MMC's
 //! features and IterSVR's k-means starts across C, RMKC's initial splits across the
-//! 1-norm and no norm, LKAM's localised kernels and ONKC's start across λ;
-//! [`Method::shared_key`]) is computed once before a unit's jobs run (module `shared`);
-//! the outcomes are those of jobs that compute it themselves.
+//! 1-norm and no norm, LKAM's localised kernels and ONKC's start across λ, the APG step
+//! sizes of SCSK and SCMK across α and β; [`Method::shared_key`]) is computed once before a
+//! unit's jobs run (module `shared`); the outcomes are those of jobs that compute it
+//! themselves.
 //!
 //! The work of a dataset is split into specs and jobs (module `jobs`), scored into groups
 //! and run records (module `collect`) and summarised into the cells of its rows (module `cells`).
