@@ -9,6 +9,7 @@
 //! `f_i = Σ_j α_j y_j s K_ij + b` come for free from the gradient:
 //! `f_i = y_i (G_i + 1) + b`, with `b = −ρ` (libsvm's bias).
 
+use crate::free_system::FreeFactor;
 use crate::kernel::CheckedKernel;
 use crate::qmatrix::DenseSigned;
 use crate::solver::{Problem, SolveStatus};
@@ -46,6 +47,52 @@ pub struct SvcModel {
     pub support: Vec<usize>,
     /// SMO iterations, whether the tolerance was met, the final maximal KKT violation.
     pub status: SolveStatus,
+    /// The factorisation carried to the next warm start ([`CSvcParams::carry_factor`];
+    /// `None` unless it is on).
+    pub factor: Option<KernelFactor>,
+}
+
+/// The Cholesky factor of a model's free set, carried to the next warm start on the
+/// same kernel ([`CSvcParams::carry_factor`], [`CSvc::solve_from`]): kept free of the
+/// labels (`s K_BB + δI = (S L)(S L)ᵀ` for a sign vector S that takes the labels out),
+/// so that labels flipped before the next solve only change signs, and tied to the
+/// kernel scale `s` it was made with (a solve at another scale does not use it).
+#[derive(Clone, Debug)]
+pub struct KernelFactor {
+    factor: FreeFactor,
+    scale: f64,
+}
+
+impl KernelFactor {
+    /// Number of variables factorised.
+    pub fn len(&self) -> usize {
+        self.factor.len()
+    }
+
+    /// Whether no variable is factorised (never, for a factor a solve hands out).
+    pub fn is_empty(&self) -> bool {
+        self.factor.is_empty()
+    }
+
+    /// From a solve's factor of `Q = s Y K Y` (labels `y`): the labels taken out.
+    fn from_solve(mut factor: FreeFactor, y: &[f64], scale: f64) -> Self {
+        for (d, &v) in factor.sign.iter_mut().zip(&factor.vars) {
+            *d *= y[v];
+        }
+        Self { factor, scale }
+    }
+
+    /// The factor of `Q = s Y K Y` for labels `y` (shared, not copied: only the signs
+    /// are new).
+    fn for_labels(&self, y: &[f64]) -> FreeFactor {
+        let f = &self.factor;
+        FreeFactor {
+            sign: f.sign.iter().zip(&f.vars).map(|(d, &v)| d * y[v]).collect(),
+            vars: f.vars.clone(),
+            l: f.l.clone(),
+            ridge: f.ridge,
+        }
+    }
 }
 
 impl CSvc {
@@ -70,7 +117,10 @@ impl CSvc {
     /// `K̃/E` with a new `E`). The start gradient is rebuilt from `prev.decision` in
     /// O(n · #flipped labels with α ≠ 0) instead of O(n · #nonzero α):
     /// `u = K(α ∘ y) = (f − b)/s_prev`, corrected by `K_{:,j} α_j (y_j − y_prev_j)`,
-    /// then `G_i = s y_i u_i − 1`. `prev` must come from this kernel.
+    /// then `G_i = s y_i u_i − 1`. `prev` must come from this kernel. With
+    /// [`CSvcParams::carry_factor`] and [`CSvcParams::warm_polish`] on, the warm-start
+    /// polish starts from `prev`'s factor ([`KernelFactor`]) when it was made at this
+    /// scale, instead of factorising.
     pub fn solve_from(
         &self,
         k: &CheckedKernel<'_>,
@@ -107,7 +157,15 @@ impl CSvc {
             .zip(y)
             .map(|(ui, yi)| scale * yi * ui - 1.0)
             .collect();
-        self.solve_inner(k, scale, y, Some(&prev.alpha), Some(&g))
+        let carried = match &prev.factor {
+            Some(f) if self.smo.carries_factor() && f.scale.to_bits() == scale.to_bits() => {
+                Some(f.for_labels(y))
+            }
+            _ => None,
+        };
+        Ok(self
+            .solve_impl(k, scale, y, Some(&prev.alpha), Some(&g), None, carried)?
+            .expect("no floor, no cut"))
     }
 
     /// The general entry point: kernel `scale · K` for a kernel checked once, optional
@@ -136,7 +194,7 @@ impl CSvc {
     ) -> Result<Option<SvcModel>> {
         mkc_core::validate::finite_slice("j_max", &[j_max])?;
         let floor = -(j_max + J_MARGIN * (1.0 + j_max.abs()));
-        let model = self.solve_impl(k, scale, y, None, None, Some(floor))?;
+        let model = self.solve_impl(k, scale, y, None, None, Some(floor), None)?;
         Ok(model)
     }
 
@@ -149,10 +207,11 @@ impl CSvc {
         gradient: Option<&[f64]>,
     ) -> Result<SvcModel> {
         Ok(self
-            .solve_impl(k, scale, y, warm, gradient, None)?
+            .solve_impl(k, scale, y, warm, gradient, None, None)?
             .expect("no floor, no cut"))
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn solve_impl(
         &self,
         k: &CheckedKernel<'_>,
@@ -161,6 +220,7 @@ impl CSvc {
         warm: Option<&[f64]>,
         gradient: Option<&[f64]>,
         floor: Option<f64>,
+        carried: Option<FreeFactor>,
     ) -> Result<Option<SvcModel>> {
         let n = k.size();
         mkc_core::validate::len("labels y", y.len(), n)?;
@@ -179,6 +239,10 @@ impl CSvc {
         };
         let sol = match (warm, gradient, floor) {
             (_, _, Some(f)) => self.smo.solve_with_floor(&q, &problem, warm, f)?,
+            (Some(a), Some(g), None) if carried.is_some() => {
+                let c = carried.expect("checked");
+                self.smo.solve_carried(&q, &problem, a, g, c)?
+            }
             (Some(a), Some(g), None) => self.smo.solve_with_gradient(&q, &problem, a, g)?,
             _ => self.smo.solve(&q, &problem, warm)?,
         };
@@ -193,7 +257,9 @@ impl CSvc {
             .map(|(g, yi)| yi * (g + 1.0) + b)
             .collect();
         let support = (0..n).filter(|&i| sol.alpha[i] > 0.0).collect();
+        let factor = sol.factor.map(|f| KernelFactor::from_solve(f, y, scale));
         Ok(Some(SvcModel {
+            factor,
             b,
             objective: -sol.objective,
             decision,

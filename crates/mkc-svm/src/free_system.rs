@@ -26,6 +26,15 @@
 //! `|R| + |A|` exceeds [`REBUILD_FRACTION`] of `|B|` (plus [`REBUILD_SLACK`]), F becomes
 //! the new base and is factorised afresh.
 //!
+//! The factor can outlive its solve ([`FreeFactor`], [`crate::SmoParams::carry_factor`]):
+//! a solve hands out the factor of its last settled polish (or factorises its final free
+//! set), and the next warm start's polish takes it as its base B instead of factorising.
+//! Labels that flipped in between only change signs: with `Q = S K S` (S the labels'
+//! signs on the diagonal), `Q'_BB + δI = D (Q_BB + δI) D` for the diagonal D of the
+//! flips, so `D L` is a factor of the new matrix. The sign vector is applied to the
+//! vectors the factor solves with (`L'⁻¹ v = L⁻¹ D v`, `L'⁻ᵀ v = D L⁻ᵀ v`), so a flip
+//! costs nothing and the factor is shared, not copied.
+//!
 //! The columns `Q[act, U]` (every active row) are kept as well: they give the Schur
 //! blocks, the linear term's bound moves and the gradient update of a round without
 //! reading the kernel again. All factorisations and products run sequentially (`Par::Seq`):
@@ -40,6 +49,7 @@ use faer::linalg::triangular_solve::{
 };
 use faer::reborrow::{Reborrow, ReborrowMut};
 use faer::{Accum, Mat, MatRef, Par};
+use std::sync::Arc;
 
 /// Relative ridge δ / max diag of the factorised matrices.
 pub(crate) const RIDGE: f64 = 1e-8;
@@ -54,6 +64,127 @@ const REBUILD_SLACK: usize = 8;
 
 const NO_SLOT: usize = usize::MAX;
 
+/// A Cholesky factor `D L` of `Q_BB + δI` for a set B of variables (by index), kept past
+/// the end of a solve so that the next warm start's polish starts from it (module docs;
+/// [`crate::SmoParams::carry_factor`]). Opaque: it is valid only for the same `Q` up to
+/// the signs of flipped labels, which the front ends ([`crate::CSvc::solve_from`]) track.
+#[derive(Clone)]
+pub struct FreeFactor {
+    /// The variables of B, in the factor's order.
+    pub(crate) vars: Vec<usize>,
+    /// `L`, lower triangular (shared: flips only change `sign`).
+    pub(crate) l: Arc<Mat<f64>>,
+    /// The diagonal of D (±1), one per variable of B.
+    pub(crate) sign: Vec<f64>,
+    /// δ.
+    pub(crate) ridge: f64,
+}
+
+impl FreeFactor {
+    /// Number of variables in B.
+    pub fn len(&self) -> usize {
+        self.vars.len()
+    }
+
+    /// Whether B is empty (never, for a factor a solve hands out).
+    pub fn is_empty(&self) -> bool {
+        self.vars.is_empty()
+    }
+
+    /// Factorise `Q_BB + δI` for the variables `vars` (δ = [`RIDGE`] · max diag, as a
+    /// polish round does); `None` if it is not numerically positive definite.
+    pub(crate) fn compute<Q: QMatrix + ?Sized>(q: &Q, vars: Vec<usize>) -> Option<Self> {
+        let m = vars.len();
+        let mut a = Mat::<f64>::zeros(m, m);
+        for (c, &j) in vars.iter().enumerate() {
+            let col = a
+                .col_mut(c)
+                .try_as_col_major_mut()
+                .expect("owned Mat is column-major");
+            q.column_at(j, &vars, col.as_slice_mut());
+        }
+        let max_diag = (0..m).map(|i| a[(i, i)]).fold(0.0f64, f64::max);
+        let ridge = RIDGE * max_diag;
+        for i in 0..m {
+            a[(i, i)] += ridge;
+        }
+        let l = cholesky(a)?;
+        Some(Self {
+            vars,
+            l: Arc::new(l),
+            sign: vec![1.0; m],
+            ridge,
+        })
+    }
+}
+
+impl FreeFactor {
+    /// The factor of B without the variables at positions `gone` (increasing): with R
+    /// the rows of L that stay, `R Rᵀ = R_K R_Kᵀ + R_G R_Gᵀ` (K, G: the columns of the
+    /// kept and the gone variables; R_K lower triangular), so the new L is R_K after a
+    /// rank-|G| update by the columns R_G (faer's `rank_r_update_clobber`), O(m²|G|). The
+    /// signs of the kept variables stay. `None` if the update fails.
+    pub(crate) fn without(&self, gone: &[usize]) -> Option<Self> {
+        let m = self.vars.len();
+        let mut is_gone = vec![false; m];
+        for &k in gone {
+            is_gone[k] = true;
+        }
+        let keep: Vec<usize> = (0..m).filter(|&k| !is_gone[k]).collect();
+        let l = &*self.l;
+        // Column by column from L's contiguous columns (column-major).
+        let (mk, mg) = (keep.len(), gone.len());
+        let mut lk = Mat::<f64>::zeros(mk, mk);
+        for (j, &kj) in keep.iter().enumerate() {
+            let src = l.col(kj).try_as_col_major().expect("owned Mat").as_slice();
+            let dst = lk
+                .col_mut(j)
+                .try_as_col_major_mut()
+                .expect("owned Mat")
+                .as_slice_mut();
+            for (d, &ki) in dst[j..].iter_mut().zip(&keep[j..]) {
+                *d = src[ki];
+            }
+        }
+        let mut w = Mat::<f64>::zeros(mk, mg);
+        for (j, &gj) in gone.iter().enumerate() {
+            let src = l.col(gj).try_as_col_major().expect("owned Mat").as_slice();
+            let dst = w
+                .col_mut(j)
+                .try_as_col_major_mut()
+                .expect("owned Mat")
+                .as_slice_mut();
+            // Rows below gj only (L is lower triangular).
+            let first = keep.partition_point(|&k| k < gj);
+            for (d, &ki) in dst[first..].iter_mut().zip(&keep[first..]) {
+                *d = src[ki];
+            }
+        }
+        let mut alpha = faer::Col::<f64>::ones(mg);
+        faer::linalg::cholesky::llt::update::rank_r_update_clobber(
+            lk.as_mut(),
+            w.as_mut(),
+            alpha.as_diagonal_mut(),
+        )
+        .ok()?;
+        Some(Self {
+            vars: keep.iter().map(|&k| self.vars[k]).collect(),
+            l: Arc::new(lk),
+            sign: keep.iter().map(|&k| self.sign[k]).collect(),
+            ridge: self.ridge,
+        })
+    }
+}
+
+impl std::fmt::Debug for FreeFactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FreeFactor")
+            .field("variables", &self.vars.len())
+            .field("ridge", &self.ridge)
+            .finish()
+    }
+}
+
 /// The kept factor and columns (module docs). Indices are positions in the active list
 /// the polish works on.
 pub(crate) struct FreeSystem {
@@ -65,8 +196,10 @@ pub(crate) struct FreeSystem {
     /// `qa[k]` = column `cols[k]` of Q at every active row.
     qa: Vec<Vec<f64>>,
     base: usize,
-    /// Lower Cholesky factor of `Q_BB + δI`.
-    l: Mat<f64>,
+    /// Lower triangular L with `D L` a Cholesky factor of `Q_BB + δI`.
+    l: Arc<Mat<f64>>,
+    /// The diagonal of D (±1) of a carried factor; `None` (all +1) after a factorisation.
+    sign: Option<Vec<f64>>,
     ridge: f64,
 }
 
@@ -79,12 +212,66 @@ impl FreeSystem {
             slot: vec![NO_SLOT; act.len()],
             qa: Vec::new(),
             base: 0,
-            l: Mat::zeros(0, 0),
+            l: Arc::new(Mat::zeros(0, 0)),
+            sign: None,
             ridge: 0.0,
         };
         s.add_columns(q, act, f);
         s.refactor()?;
         Some(s)
+    }
+
+    /// Start from a carried factor (module docs) instead of factorising: its variables
+    /// become the base B. Variables of the factor that are not active (shrunk since)
+    /// are taken out of it (`without`); `None` when more than [`REBUILD_FRACTION`] of
+    /// them are (`act` is increasing).
+    pub fn from_factor<Q: QMatrix + ?Sized>(q: &Q, act: &[usize], f: FreeFactor) -> Option<Self> {
+        let pos: Vec<Option<usize>> = f.vars.iter().map(|v| act.binary_search(v).ok()).collect();
+        let gone: Vec<usize> = (0..pos.len()).filter(|&k| pos[k].is_none()).collect();
+        let f = if gone.is_empty() {
+            f
+        } else if gone.len() as f64 <= REBUILD_FRACTION * pos.len() as f64 {
+            f.without(&gone)?
+        } else {
+            return None;
+        };
+        let pos: Vec<usize> = pos.into_iter().flatten().collect();
+        let mut s = FreeSystem {
+            cols: Vec::new(),
+            slot: vec![NO_SLOT; act.len()],
+            qa: Vec::new(),
+            base: pos.len(),
+            l: f.l,
+            sign: f.sign.iter().any(|&d| d < 0.0).then_some(f.sign),
+            ridge: f.ridge,
+        };
+        s.add_columns(q, act, &pos);
+        Some(s)
+    }
+
+    /// The base factor, to be carried to the next solve (`act` maps positions to
+    /// variables).
+    pub fn into_factor(self, act: &[usize]) -> FreeFactor {
+        let b = self.base;
+        FreeFactor {
+            vars: self.cols[..b].iter().map(|&p| act[p]).collect(),
+            sign: self.sign.unwrap_or_else(|| vec![1.0; b]),
+            l: self.l,
+            ridge: self.ridge,
+        }
+    }
+
+    /// `v ← D v` on the base rows (nothing without signs).
+    fn apply_sign(&self, mut v: faer::MatMut<'_, f64>) {
+        if let Some(sign) = &self.sign {
+            for (k, &d) in sign.iter().enumerate() {
+                if d < 0.0 {
+                    for c in 0..v.ncols() {
+                        v[(k, c)] = -v[(k, c)];
+                    }
+                }
+            }
+        }
     }
 
     /// Column `k` of Q at every active row, if held for position `p`.
@@ -136,7 +323,8 @@ impl FreeSystem {
             .map(|k| self.qa[k][self.cols[k]])
             .fold(0.0f64, f64::max);
         self.ridge = RIDGE * max_diag;
-        self.l = cholesky(self.block(0..self.base, 0..self.base))?;
+        self.l = Arc::new(cholesky(self.block(0..self.base, 0..self.base))?);
+        self.sign = None;
         Some(())
     }
 
@@ -252,8 +440,10 @@ struct Bordered<'s> {
 impl<'s> Bordered<'s> {
     fn new(sys: &'s FreeSystem) -> Option<Self> {
         let (b, u) = (sys.base, sys.cols.len());
+        // W = (D L)⁻¹ Q_BA = L⁻¹ D Q_BA.
         let mut w = sys.block(0..b, b..u);
-        solve_lower_triangular_in_place(sys.l.as_ref(), w.as_mut(), Par::Seq);
+        sys.apply_sign(w.as_mut());
+        solve_lower_triangular_in_place((*sys.l).as_ref(), w.as_mut(), Par::Seq);
         let mut d = sys.block(b..u, b..u);
         matmul(
             d.as_mut(),
@@ -272,7 +462,8 @@ impl<'s> Bordered<'s> {
         let b = self.sys.base;
         let mut out = v.clone();
         let (mut top, mut bottom) = out.as_mut().split_at_row_mut(b);
-        let l = self.sys.l.as_ref();
+        let l = (*self.sys.l).as_ref();
+        self.sys.apply_sign(top.rb_mut());
         solve_lower_triangular_in_place(l, top.rb_mut(), Par::Seq);
         matmul(
             bottom.rb_mut(),
@@ -291,7 +482,8 @@ impl<'s> Bordered<'s> {
             -1.0,
             Par::Seq,
         );
-        solve_upper_triangular_in_place(l.transpose(), top, Par::Seq);
+        solve_upper_triangular_in_place(l.transpose(), top.rb_mut(), Par::Seq);
+        self.sys.apply_sign(top);
         out
     }
 }
@@ -389,5 +581,83 @@ mod tests {
             assert!(err < 1e-7 * scale, "set {f:?}: error {err} (scale {scale})");
             assert!((lam - want_lam).abs() < 1e-7 * (1.0 + want_lam.abs()));
         }
+    }
+
+    /// `(D L)(D L)ᵀ` of a factor (the lower triangle of L: the factorisation leaves
+    /// the strict upper one as it was).
+    fn product(f: &FreeFactor) -> Mat<f64> {
+        let m = f.len();
+        let dl = Mat::from_fn(
+            m,
+            m,
+            |i, j| if i >= j { f.sign[i] * f.l[(i, j)] } else { 0.0 },
+        );
+        &dl * dl.transpose()
+    }
+
+    /// A factor without some of its variables is the factor of the matrix without
+    /// them; a factor whose signs follow flipped labels solves the flipped system.
+    #[test]
+    fn carried_factor_follows_removals_and_flips() {
+        let n = 30;
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        let x = Mat::from_fn(n, 4, |_, _| next());
+        let k = Mat::from_fn(n, n, |i, j| {
+            let d2: f64 = (0..4).map(|c| (x[(i, c)] - x[(j, c)]).powi(2)).sum();
+            (-d2).exp()
+        });
+        let y: Vec<f64> = (0..n)
+            .map(|i| if i % 4 == 1 { -1.0 } else { 1.0 })
+            .collect();
+        let q = DenseSigned::new(k.as_ref(), 1.5, Some(&y)).unwrap();
+        let vars: Vec<usize> = (0..n).filter(|v| v % 5 != 2).collect();
+        let f = FreeFactor::compute(&q, vars.clone()).unwrap();
+        let want = |f: &FreeFactor, q: &DenseSigned<'_>| {
+            Mat::from_fn(f.len(), f.len(), |i, j| {
+                q.entry(f.vars[i], f.vars[j]) + if i == j { f.ridge } else { 0.0 }
+            })
+        };
+        assert!((product(&f) - want(&f, &q)).norm_max() < 1e-12);
+        for gone in [vec![0], vec![3, 4, 17], vec![f.len() - 1]] {
+            let g = f.without(&gone).unwrap();
+            assert_eq!(g.len(), f.len() - gone.len());
+            assert!(!gone.iter().any(|&k| g.vars.contains(&f.vars[k])));
+            assert!((product(&g) - want(&g, &q)).norm_max() < 1e-12, "{gone:?}");
+        }
+        // Flip two labels, one inside the factor's set and one outside.
+        let mut y2 = y.clone();
+        y2[3] = -y2[3];
+        y2[2] = -y2[2];
+        let q2 = DenseSigned::new(k.as_ref(), 1.5, Some(&y2)).unwrap();
+        let mut f2 = f.clone();
+        for (d, &v) in f2.sign.iter_mut().zip(&f2.vars) {
+            *d *= y[v] * y2[v];
+        }
+        assert!((product(&f2) - want(&f2, &q2)).norm_max() < 1e-12);
+        // Solves through the carried factor (some variables not active, one added).
+        let act: Vec<usize> = (0..n).filter(|&v| v != 8).collect();
+        let mut sys = FreeSystem::from_factor(&q2, &act, f2).unwrap();
+        let q2d = Mat::from_fn(act.len(), act.len(), |i, j| q2.entry(act[i], act[j]));
+        let ya: Vec<f64> = act.iter().map(|&v| y2[v]).collect();
+        let free: Vec<usize> = (0..act.len())
+            .filter(|&p| act[p] % 5 != 2 || act[p] == 12)
+            .collect();
+        let r: Vec<f64> = free.iter().map(|&p| (p as f64 * 0.37).sin()).collect();
+        let (dir, lam) = sys.solve(&q2, &act, &free, &r, &ya, 0.25).unwrap();
+        let (dref, lref) = direct(&q2d, &free, &r, &ya, 0.25);
+        let err = dir
+            .iter()
+            .zip(&dref)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0f64, f64::max);
+        let scale = dref.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+        assert!(err < 1e-7 * scale, "error {err}");
+        assert!((lam - lref).abs() < 1e-7 * (1.0 + lref.abs()));
     }
 }

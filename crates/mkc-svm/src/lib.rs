@@ -80,9 +80,15 @@
 //! 0.94–0.99 ms against 8.3–9.2 ms cold (ratio 0.10–0.11), C = 10 6.9–7.1 ms against
 //! 31.2–31.5 ms (ratio 0.22–0.23, 4.5x; SMO alone 0.36–0.41). Its cost is now the
 //! factorisation (~1.6 ms), the gathered free columns at the active rows (~0.9 ms) and
-//! the gradient of the ~1400 shrunk variables (~0.9 ms, every free α moved): keeping the
-//! factor in the model across flips (it depends on the labels only through signs, `D L D`)
-//! would remove the first two.
+//! the gradient of the ~1400 shrunk variables (~0.9 ms, every free α moved). With
+//! [`SmoParams::carry_factor`] a model keeps the factorisation of its free set
+//! ([`KernelFactor`]: the settled polish's, else one factorisation at the end of the
+//! solve) and the next warm start's polish starts from it: the labels enter only through
+//! signs (`Q = S K S`), so a flip costs nothing, and the few variables shrunk before the
+//! polish are taken out by a rank-r update. In one `cargo xtask compare svm` run (the
+//! reproduction running beside it) C = 10: 6.6 ms with the polish, 5.1 ms with the
+//! carried factor, against 27.6 ms cold (4.2x and 5.4x); C = 1 0.96 and 0.90 ms against
+//! 8.3 ms.
 //!
 //! **Active-set polish** ([`SmoParams::polish`], [`polish`], off by default so that the
 //! iterates stay libsvm's): where many variables are free and Q is ill-conditioned, SMO
@@ -147,12 +153,13 @@ mod state;
 mod svr;
 pub mod working_set;
 
-pub use csvc::{CSvc, CSvcParams, SvcModel, J_MARGIN};
+pub use csvc::{CSvc, CSvcParams, KernelFactor, SvcModel, J_MARGIN};
+pub use free_system::FreeFactor;
 pub use kernel::CheckedKernel;
 pub use linear_svr::{
     LinearBias, LinearFeatures, LinearSvr, LinearSvrModel, LinearSvrParams, LinearSvrSolver,
 };
 pub use qmatrix::{DenseSigned, QMatrix, SumOf, WithDiagonal};
 pub use simplex::{label_term, SimplexModel, SimplexSquaredHinge, SimplexSquaredHingeParams};
-pub use solver::{PolishCount, Problem, Smo, SmoParams, SmoSolution, SolveStatus};
+pub use solver::{PolishCount, Problem, Smo, SmoParams, SmoSolution, SolveStatus, CARRY_MAX};
 pub use svr::{EpsSvr, EpsSvrParams, SvrModel};

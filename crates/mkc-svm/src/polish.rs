@@ -42,7 +42,7 @@
 //! problem: the solution meets the same KKT tolerance, after a settled polish usually
 //! to rounding (violation ~1e-14).
 
-use crate::free_system::{chol_solve, cholesky, FreeSystem, REFINE, RIDGE};
+use crate::free_system::{chol_solve, cholesky, FreeFactor, FreeSystem, REFINE, RIDGE};
 use crate::qmatrix::QMatrix;
 use crate::state::State;
 use faer::Mat;
@@ -85,6 +85,9 @@ pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
     let Some(mut p) = Active::from_state(s, start == Start::Status) else {
         return (Polish::Skipped, 0);
     };
+    if p.keep_factor {
+        p.carried = s.carried.take();
+    }
     let mut sets = match start {
         Start::Classify => p.classify(),
         Start::Status => p.current_sets(s),
@@ -103,6 +106,11 @@ pub(crate) fn active_set_polish<Q: QMatrix + ?Sized>(
                 return (Polish::Failed, round);
             }
             p.commit(s, &sets);
+            if s.carry {
+                if let Some(sys) = p.sys.take() {
+                    s.factor_out = Some(sys.into_factor(&p.act));
+                }
+            }
             return (Polish::Settled, round);
         }
         // PDAS can cycle on ill-conditioned Q: give up after STALL rounds without a
@@ -140,6 +148,8 @@ struct Active {
     keep_factor: bool,
     /// The kept factorisation.
     sys: Option<FreeSystem>,
+    /// A factor carried from an earlier solve: the first round starts from it.
+    carried: Option<FreeFactor>,
 }
 
 impl Active {
@@ -166,6 +176,7 @@ impl Active {
             act,
             keep_factor,
             sys: None,
+            carried: None,
         })
     }
 
@@ -220,7 +231,14 @@ impl Active {
             .collect();
         let (dir, lam) = if self.keep_factor {
             if self.sys.is_none() {
-                self.sys = Some(FreeSystem::new(q, &self.act, &f)?);
+                let carried = self
+                    .carried
+                    .take()
+                    .and_then(|c| FreeSystem::from_factor(q, &self.act, c));
+                self.sys = match carried {
+                    Some(sys) => Some(sys),
+                    None => Some(FreeSystem::new(q, &self.act, &f)?),
+                };
             }
             let (r, shift) = self.linear_term(q, &f, &delta);
             let sys = self.sys.as_mut()?;

@@ -14,6 +14,7 @@
 //! for callers who want an error. The front ends ([`crate::CSvc`], …) pass the flag on.
 
 use crate::feasibility;
+use crate::free_system::FreeFactor;
 use crate::polish::{active_set_polish, Polish, Start};
 use crate::qmatrix::QMatrix;
 use crate::shrinking::{reconstruct_gradient, shrink};
@@ -39,6 +40,15 @@ mkc_core::params! {
         /// moves the warm-started solves of RMKC, LG-MMC and iterSVR within the tolerance,
         /// and with them some quick-table cells.
         pub(crate) warm_polish: bool = false,
+        /// Hand out a factorisation of the final free set with the solution
+        /// ([`SmoSolution::factor`]; default off), for the warm-start polish of the next
+        /// solve ([`Smo::solve_carried`]) to start from instead of factorising (the
+        /// `free_system` module). The factor is the settled warm-start polish's, else one
+        /// Cholesky factorisation of the final free set at the end of the solve (none
+        /// past [`CARRY_MAX`] free variables). It changes no iterate of this solve; the
+        /// next solve's polish then works on the same system factored differently, so
+        /// its result agrees to rounding, not bit for bit.
+        pub(crate) carry_factor: bool = false,
         ;
         /// `None`: `max(10⁷, 100 n)` (libsvm's).
         max_iter: Option<usize> = None,
@@ -125,7 +135,13 @@ pub struct SmoSolution {
     /// Whether [`Smo::solve_with_floor`] stopped at its floor (the solution is then
     /// the iterate where the objective reached it, not the optimum).
     pub floored: bool,
+    /// The factorisation to carry to the next solve ([`SmoParams::carry_factor`]).
+    pub factor: Option<FreeFactor>,
 }
+
+/// Most free variables whose factorisation a solve computes at its end to carry it
+/// ([`SmoParams::carry_factor`]): m³/3 flops, ~0.1 s at this size.
+pub const CARRY_MAX: usize = 3000;
 
 impl SmoSolution {
     /// `Err(Error::NotConverged)` when the iteration cap was hit.
@@ -149,6 +165,12 @@ impl Smo {
         self.p.tol
     }
 
+    /// Whether solves hand out their free-set factorisation
+    /// ([`SmoParams::carry_factor`]).
+    pub fn carries_factor(&self) -> bool {
+        self.p.carry_factor
+    }
+
     /// Solve from `start` (a warm start, repaired to feasibility as documented in
     /// the [crate docs](crate#warm-starts)) or, without one, from `α = clip(0)`
     /// repaired the same way. Cost of the start: O(n · #nonzero α) column reads.
@@ -158,7 +180,32 @@ impl Smo {
         problem: &Problem<'_>,
         start: Option<&[f64]>,
     ) -> Result<SmoSolution> {
-        self.solve_impl(q, problem, start, None, None)
+        self.solve_impl(q, problem, start, None, None, None)
+    }
+
+    /// [`Smo::solve_with_gradient`] whose warm-start polish starts from the factor
+    /// `carried` of an earlier solve ([`SmoParams::carry_factor`]) instead of
+    /// factorising: `carried` must be a factor of this `Q`'s block (an earlier solve's
+    /// [`SmoSolution::factor`] on the same `Q`; the C-SVC front end also follows label
+    /// flips, [`crate::CSvc::solve_from`]). A factor whose variables are not all active
+    /// when the polish starts is not used.
+    pub fn solve_carried<Q: QMatrix + ?Sized>(
+        &self,
+        q: &Q,
+        problem: &Problem<'_>,
+        start: &[f64],
+        gradient: &[f64],
+        carried: FreeFactor,
+    ) -> Result<SmoSolution> {
+        mkc_core::validate::len("warm-start gradient", gradient.len(), q.size())?;
+        mkc_core::validate::finite_slice("warm-start gradient", gradient)?;
+        if let Some(&v) = carried.vars.iter().find(|&&v| v >= q.size()) {
+            return Err(Error::input(
+                "carried factor",
+                format!("variable {v} out of range for n = {}", q.size()),
+            ));
+        }
+        self.solve_impl(q, problem, Some(start), Some(gradient), None, Some(carried))
     }
 
     /// [`Smo::solve`] that stops as soon as the objective `½αᵀQα + pᵀα` falls to `floor`
@@ -176,7 +223,7 @@ impl Smo {
         floor: f64,
     ) -> Result<SmoSolution> {
         mkc_core::mkc_ensure!(!floor.is_nan(), param "floor", floor, "must not be NaN");
-        self.solve_impl(q, problem, start, None, Some(floor))
+        self.solve_impl(q, problem, start, None, Some(floor), None)
     }
 
     /// Warm start with the gradient `G = Q·start + p` already known (e.g. updated by the
@@ -192,7 +239,7 @@ impl Smo {
     ) -> Result<SmoSolution> {
         mkc_core::validate::len("warm-start gradient", gradient.len(), q.size())?;
         mkc_core::validate::finite_slice("warm-start gradient", gradient)?;
-        self.solve_impl(q, problem, Some(start), Some(gradient), None)
+        self.solve_impl(q, problem, Some(start), Some(gradient), None, None)
     }
 
     fn solve_impl<Q: QMatrix + ?Sized>(
@@ -202,6 +249,7 @@ impl Smo {
         start: Option<&[f64]>,
         gradient: Option<&[f64]>,
         floor: Option<f64>,
+        carried: Option<FreeFactor>,
     ) -> Result<SmoSolution> {
         let n = q.size();
         mkc_core::mkc_ensure!(n > 0, input "Q", "empty problem (n = 0)");
@@ -263,6 +311,8 @@ impl Smo {
             s.f_track = s.objective();
             s.floor = floor;
         }
+        s.carried = carried;
+        s.carry = self.p.carry_factor;
         let (n_iter, optimal, polish) = self.run(&mut s, start.is_some());
         let floored = !optimal && s.floor.is_some_and(|f| s.f_track <= f);
         let max_violation = s.max_violation();
@@ -273,7 +323,18 @@ impl Smo {
                 "non-finite gradient (Q has non-finite entries?)",
             ));
         }
+        let factor = if self.p.carry_factor && !floored {
+            s.factor_out.take().or_else(|| {
+                let free: Vec<usize> = (0..n).filter(|&t| s.status[t] == 0).collect();
+                (free.len() >= 2 && free.len() <= CARRY_MAX)
+                    .then(|| FreeFactor::compute(q, free))
+                    .flatten()
+            })
+        } else {
+            None
+        };
         Ok(SmoSolution {
+            factor,
             rho: s.rho(),
             objective,
             status: SolveStatus {
@@ -534,6 +595,9 @@ macro_rules! smo_front_end {
                 polish: bool => smo,
                 /// The warm-start polish on/off (default off; see [`crate::SmoParams`]).
                 warm_polish: bool => smo,
+                /// Carry the free-set factorisation to the next warm start (default off;
+                /// see [`crate::SmoParams`]).
+                carry_factor: bool => smo,
             }
             /// Iteration cap (default `max(10⁷, 100 n)`); hitting it gives `converged = false`.
             pub fn max_iter(mut self, max_iter: usize) -> Self {

@@ -17,6 +17,7 @@
 //! every step (two entries per step).
 
 use crate::cache::ColumnCache;
+use crate::free_system::FreeFactor;
 use crate::qmatrix::QMatrix;
 
 /// Curvature used when `Q_ii + Q_jj − 2 y_i y_j Q_ij ≤ 0` (libsvm's τ).
@@ -70,6 +71,12 @@ pub(crate) struct State<'q, Q: QMatrix + ?Sized> {
     /// `f_track` is the objective, moved with every step while a floor is set.
     pub floor: Option<f64>,
     pub f_track: f64,
+    /// A factor carried from an earlier solve, for the warm-start polish
+    /// ([`crate::SmoParams::carry_factor`]); taken by its first attempt.
+    pub carried: Option<FreeFactor>,
+    /// Whether the polish hands out its settled factor (`factor_out`).
+    pub carry: bool,
+    pub factor_out: Option<FreeFactor>,
 }
 
 #[inline]
@@ -170,6 +177,9 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
             pqd: Vec::new(),
             floor: None,
             f_track: 0.0,
+            carried: None,
+            carry: false,
+            factor_out: None,
             alpha,
             p,
             y,

@@ -126,3 +126,60 @@ fn warm_polish_is_thread_count_independent() {
     assert_eq!(one.decision, two.decision);
     assert_eq!(one.status.iterations, two.status.iterations);
 }
+
+/// The carried factorisation (`carry_factor`): a chain of warm solves, each after label
+/// flips, started from the previous model's factor, meets the KKT conditions and the
+/// cold optimum like the warm solves that factorise afresh; the models hand the factor
+/// on, and a factor made at another kernel scale is not used (the solve still right).
+#[test]
+fn carried_factor_chain_meets_kkt_and_the_cold_objective() {
+    let (k, y) = mkc_svm::problems::overlapping_blobs_rbf(600, 9);
+    let ck = CheckedKernel::new(k.as_ref()).unwrap();
+    for c in [1.0, 10.0] {
+        let carry = CSvcParams::new(c)
+            .warm_polish(true)
+            .carry_factor(true)
+            .check()
+            .unwrap();
+        let fresh = CSvcParams::new(c).warm_polish(true).check().unwrap();
+        let mut prev = carry.solve(&ck, 1.0, &y, None).unwrap();
+        assert!(prev.factor.as_ref().is_some_and(|f| f.len() >= 2), "C {c}");
+        assert!(fresh.solve(&ck, 1.0, &y, None).unwrap().factor.is_none());
+        let mut labels = y.clone();
+        for (step, flips) in [1, 3, 1, 2].into_iter().enumerate() {
+            let y2 = flip_least_confident(&labels, &prev, flips);
+            // Step 2 changes the scale as well: its factor does not fit.
+            let scale = if step == 2 { 1.5 } else { 1.0 };
+            let prev_scale = if step == 3 { 1.5 } else { 1.0 };
+            let warm = carry
+                .solve_from(&ck, scale, &y2, &prev, &labels, prev_scale)
+                .unwrap();
+            let again = fresh
+                .solve_from(&ck, scale, &y2, &prev, &labels, prev_scale)
+                .unwrap();
+            let cold = CSvcParams::new(c)
+                .tol(1e-10)
+                .check()
+                .unwrap()
+                .solve(&ck, scale, &y2, None)
+                .unwrap();
+            assert!(warm.status.converged, "C {c} step {step}");
+            let q = dense_q(&DenseSigned::new(k.as_ref(), scale, Some(&y2)).unwrap());
+            let (viol, bx, eq) = kkt(&q, &Parts::csvc(&y2, c), &warm.alpha);
+            assert!(
+                viol < 1e-3 && bx <= 0.0 && eq < 1e-9,
+                "C {c} step {step}: {viol} {bx} {eq}"
+            );
+            let bound = (1e-3 * warm.alpha.iter().sum::<f64>() / cold.objective.abs()).max(1e-6);
+            let rel = (warm.objective - cold.objective).abs() / cold.objective.abs();
+            assert!(rel < bound, "C {c} step {step}: rel {rel:e} > {bound:e}");
+            let rel = (warm.objective - again.objective).abs() / again.objective.abs();
+            assert!(
+                rel < bound,
+                "C {c} step {step}: vs fresh {rel:e} > {bound:e}"
+            );
+            assert!(warm.factor.is_some(), "C {c} step {step}");
+            (prev, labels) = (warm, y2);
+        }
+    }
+}
