@@ -95,14 +95,7 @@ impl FreeFactor {
     /// polish round does); `None` if it is not numerically positive definite.
     pub(crate) fn compute<Q: QMatrix + ?Sized>(q: &Q, vars: Vec<usize>) -> Option<Self> {
         let m = vars.len();
-        let mut a = Mat::<f64>::zeros(m, m);
-        for (c, &j) in vars.iter().enumerate() {
-            let col = a
-                .col_mut(c)
-                .try_as_col_major_mut()
-                .expect("owned Mat is column-major");
-            q.column_at(j, &vars, col.as_slice_mut());
-        }
+        let mut a = gather_block(q, &vars);
         let max_diag = (0..m).map(|i| a[(i, i)]).fold(0.0f64, f64::max);
         let ridge = RIDGE * max_diag;
         for i in 0..m {
@@ -502,6 +495,20 @@ fn mul_tn(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
     out
 }
 
+/// `Q[idx, idx]`, column by column.
+pub(crate) fn gather_block<Q: QMatrix + ?Sized>(q: &Q, idx: &[usize]) -> Mat<f64> {
+    let m = idx.len();
+    let mut a = Mat::<f64>::zeros(m, m);
+    for (c, &j) in idx.iter().enumerate() {
+        let col = a
+            .col_mut(c)
+            .try_as_col_major_mut()
+            .expect("owned Mat is column-major");
+        q.column_at(j, idx, col.as_slice_mut());
+    }
+    a
+}
+
 /// The lower Cholesky factor of `a` (sequential, in place); `None` if `a` is not
 /// numerically positive definite (the callers fall back; `a` is square by construction).
 pub(crate) fn cholesky(a: Mat<f64>) -> Option<Mat<f64>> {
@@ -541,13 +548,8 @@ mod tests {
     #[test]
     fn updated_factor_solves_the_changed_system() {
         let n = 40;
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut u = crate::test_uniform(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = move || u() - 0.5;
         let x = Mat::from_fn(n, 6, |_, _| next());
         let k = Mat::from_fn(n, n, |i, j| {
             let d2: f64 = (0..6).map(|c| (x[(i, c)] - x[(j, c)]).powi(2)).sum();
@@ -600,13 +602,8 @@ mod tests {
     #[test]
     fn carried_factor_follows_removals_and_flips() {
         let n = 30;
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut u = crate::test_uniform(0x2545_f491_4f6c_dd1du64);
+        let mut next = move || u() - 0.5;
         let x = Mat::from_fn(n, 4, |_, _| next());
         let k = Mat::from_fn(n, n, |i, j| {
             let d2: f64 = (0..4).map(|c| (x[(i, c)] - x[(j, c)]).powi(2)).sum();

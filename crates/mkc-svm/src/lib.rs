@@ -153,6 +153,17 @@ mod state;
 mod svr;
 pub mod working_set;
 
+/// Tests' uniform numbers in [0, 1) (xorshift64 from `state`, 53-bit mantissa).
+#[cfg(test)]
+pub(crate) fn test_uniform(mut state: u64) -> impl FnMut() -> f64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 pub use csvc::{CSvc, CSvcParams, KernelFactor, SvcModel, J_MARGIN};
 pub use free_system::FreeFactor;
 pub use kernel::CheckedKernel;

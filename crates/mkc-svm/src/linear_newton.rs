@@ -379,13 +379,8 @@ mod tests {
     #[test]
     fn updated_gram_matches_the_recomputed_one() {
         let (n, d) = (60, 7);
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut u = crate::test_uniform(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = move || u() - 0.5;
         let data: Vec<f64> = (0..n * d).map(|_| next()).collect();
         let rows = Rows::new(n, d, data);
         let h = Huber {

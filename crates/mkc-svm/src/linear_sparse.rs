@@ -125,13 +125,7 @@ mod tests {
     #[test]
     fn sparse_products_match_the_dense_ones() {
         let (n, d) = (57, 13);
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::test_uniform(0x2545_f491_4f6c_dd1du64);
         let background: Vec<f64> = (0..d).map(|j| j as f64 * 0.3 - 1.0).collect();
         let data: Vec<f64> = (0..n * d)
             .map(|k| {

@@ -42,7 +42,9 @@
 //! problem: the solution meets the same KKT tolerance, after a settled polish usually
 //! to rounding (violation ~1e-14).
 
-use crate::free_system::{chol_solve, cholesky, FreeFactor, FreeSystem, REFINE, RIDGE};
+use crate::free_system::{
+    chol_solve, cholesky, gather_block, FreeFactor, FreeSystem, REFINE, RIDGE,
+};
 use crate::qmatrix::QMatrix;
 use crate::state::State;
 use faer::Mat;
@@ -317,15 +319,7 @@ impl Active {
                 shift += self.y[p] * d;
             }
         }
-        let mut q_ff = Mat::<f64>::zeros(m, m);
-        for (c, &j) in f_idx.iter().enumerate() {
-            let cm = q_ff
-                .col_mut(c)
-                .try_as_col_major_mut()
-                .expect("owned Mat is column-major");
-            q.column_at(j, &f_idx, cm.as_slice_mut());
-        }
-        (q_ff, r, shift)
+        (gather_block(q, &f_idx), r, shift)
     }
 
     /// α += Δ and G += Q[:, moved] Δ on the active rows.

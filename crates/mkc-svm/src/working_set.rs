@@ -203,13 +203,7 @@ mod tests {
 
     #[test]
     fn lanes_pick_the_first_maximiser() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = crate::test_uniform(0x2545_f491_4f6c_dd1du64);
         for m in [0usize, 1, 3, 4, 5, 8, 13, 64, 257] {
             for trial in 0..50 {
                 // Few distinct values so that exact ties (and b = 0) are common.
