@@ -13,6 +13,7 @@ use std::process::ExitCode;
 mod compare;
 mod python;
 mod reproduce;
+mod walls;
 
 #[derive(Parser)]
 #[command(name = "xtask", about = "mkc project automation")]

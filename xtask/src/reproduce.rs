@@ -16,7 +16,10 @@
 //! `--timings` runs nothing either: it writes `results/timings.md`, where the time of
 //! the selected configs (all with records when none is given) went, per table, method,
 //! phase and job, from `results/runs/<name>.jsonl` and `<name>.kernels.jsonl` (both
-//! profiles unless `--quick` or `--full` is given; see `mkc_experiments::timings`).
+//! profiles unless `--quick` or `--full` is given; see `mkc_experiments::timings`), and
+//! the wall-clock times of the reproductions on record (module `walls`: every run that
+//! runs jobs appends its config's wall time, load and commit to
+//! `results/runs/<name>.walls.jsonl`).
 
 use mkc_experiments::registry::RegistrySource;
 use mkc_experiments::reproduce::{output_path, reproduce, Reproduce};
@@ -70,6 +73,8 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         source.dir.root.display()
     );
     let t0 = Instant::now();
+    let load_before = crate::walls::load();
+    let recorded_only = args.recorded_only;
     let out = reproduce(&Reproduce {
         configs: root.join("configs"),
         results: root.join("results"),
@@ -81,7 +86,25 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         resume: args.resume,
         recorded_only: args.recorded_only,
     })?;
+    let (load_after, commit) = (crate::walls::load(), crate::walls::commit(&root));
     for r in &out {
+        if !recorded_only {
+            let wall = crate::walls::Wall {
+                profile: profile.to_string(),
+                tables: r.report.tables.iter().map(|t| t.id.clone()).collect(),
+                seconds: r.report.seconds,
+                recorded_runs: r.report.recorded_runs,
+                threads: rayon::current_num_threads(),
+                load_before,
+                load_after,
+                finished: crate::walls::now(),
+                commit: commit.clone(),
+            };
+            let runs = root.join("results").join("runs");
+            if let Err(e) = crate::walls::append(&runs, &r.name, &wall) {
+                eprintln!("{}: wall-clock time not recorded: {e}", r.name);
+            }
+        }
         let mut missing = 0;
         for t in &r.report.tables {
             missing += t.rows.iter().filter(|row| row.result.is_err()).count();
@@ -133,7 +156,13 @@ fn timings(root: &Path, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         _ => true,
     };
     let mut all = Vec::new();
+    let mut walls = Vec::new();
     for name in names {
+        let w = crate::walls::read(&runs, &name)?;
+        let w: Vec<_> = w.into_iter().filter(|w| keep(&w.profile)).collect();
+        if !w.is_empty() {
+            walls.push((name.clone(), w));
+        }
         let mut c = ConfigTimings::read(&runs, &name)?;
         c.profiles.retain(|p, _| keep(p));
         if c.profiles.is_empty() {
@@ -149,7 +178,10 @@ fn timings(root: &Path, args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         all.push(c);
     }
     let out = root.join("results").join("timings.md");
-    std::fs::write(&out, markdown(&all, "results/runs", 15))?;
+    let mut text = markdown(&all, "results/runs", 15);
+    text.push('\n');
+    text.push_str(&crate::walls::markdown(&walls));
+    std::fs::write(&out, text)?;
     eprintln!("wrote {}", out.strip_prefix(root).unwrap_or(&out).display());
     Ok(())
 }
