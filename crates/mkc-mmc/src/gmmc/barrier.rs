@@ -11,7 +11,7 @@
 //! balance is exceeded) primal feasible, so `primal(Z) − dual(γ, ν)` bounds the distance
 //! of both to the optimum. Cost per Newton step: O(n²m + n³) time, O(n²) memory.
 
-use super::newton::{barrier_change, domain, moment_matrix, newton_step, Iterate};
+use super::newton::{barrier_change, domain, moment_matrix, newton_step, Iterate, Workspace};
 use super::relaxation::Relaxation;
 use faer::Mat;
 use mkc_core::{Error, Result};
@@ -148,10 +148,11 @@ impl BarrierSolver {
         self.check()?;
         let (n, m) = (rel.n(), rel.m());
         let scale = (m + 2 * n) as f64;
+        let mut ws = Workspace::new(rel);
         let warm = warm
             .filter(|w| w.gamma.len() == n)
             .map(|w| Iterate::from_dual(rel, w))
-            .filter(|it| domain(rel, it).is_some());
+            .filter(|it| domain(rel, it, &mut ws).is_some());
         let is_warm = warm.is_some();
         let mut it = warm.unwrap_or_else(|| Iterate::from_dual(rel, &Self::start(rel)));
         // t such that the central gap t(m + 2n) is about the value C·n of Z = 0 (cold),
@@ -178,7 +179,7 @@ impl BarrierSolver {
             } else {
                 ROUND_STEPS
             };
-            let stalled = self.center(rel, &mut it, t, cap, &mut sol.newton_steps)?;
+            let stalled = self.center(rel, &mut it, t, cap, &mut sol.newton_steps, &mut ws)?;
             if stalled && sol.rounds == 0 {
                 return Err(Error::numerical(
                     "GMMC barrier",
@@ -194,7 +195,7 @@ impl BarrierSolver {
                 (it, t) = (centred.0.clone(), centred.1 * factor);
                 continue;
             }
-            let l = domain(rel, &it).ok_or_else(left_domain)?;
+            let l = domain(rel, &it, &mut ws).ok_or_else(left_domain)?;
             let z = moment_matrix(rel, &l, t);
             let dual = rel.dual_objective(&it.gamma, it.nu);
             let (primal, _) = rel.primal_objective(z.as_ref());
@@ -232,6 +233,7 @@ impl BarrierSolver {
         t: f64,
         cap: usize,
         steps: &mut usize,
+        ws: &mut Workspace,
     ) -> Result<bool> {
         let n = rel.n();
         let first = *steps;
@@ -239,8 +241,8 @@ impl BarrierSolver {
             if *steps - first >= cap {
                 return Ok(true);
             }
-            let l = domain(rel, it).ok_or_else(left_domain)?;
-            let step = newton_step(rel, it, t, &l)?;
+            let l = domain(rel, it, ws).ok_or_else(left_domain)?;
+            let step = newton_step(rel, it, t, &l, ws)?;
             let decrement: f64 = step.grad.iter().zip(&step.dir).map(|(g, d)| g * d).sum();
             let central = 0.5 * t * (rel.m() + 2 * n) as f64;
             if decrement / t <= self.center_tol && step.residual_cost <= central {
@@ -257,7 +259,7 @@ impl BarrierSolver {
             }
             let mut accepted = false;
             for _ in 0..60 {
-                if let Some(change) = barrier_change(rel, it, &step.dir, alpha, t, &l) {
+                if let Some(change) = barrier_change(rel, it, &step.dir, alpha, t, &l, ws) {
                     if change >= 0.01 * alpha * decrement {
                         it.step(&step.dir, alpha);
                         accepted = true;

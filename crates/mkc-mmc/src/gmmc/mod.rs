@@ -97,6 +97,8 @@
 mod barrier;
 mod fit;
 mod newton;
+#[cfg(test)]
+mod newton_tests;
 mod params;
 mod relaxation;
 mod rounding;
