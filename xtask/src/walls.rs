@@ -29,8 +29,8 @@ pub struct Wall {
     pub load_after: Option<[f64; 3]>,
     /// Seconds since the Unix epoch at the end of the run.
     pub finished: u64,
-    /// `git rev-parse --short HEAD` of the working tree (with `+` when it has
-    /// uncommitted changes), if git is there.
+    /// `git rev-parse --short HEAD` of the working tree (with `+` when files outside
+    /// `results/` have uncommitted changes), if git is there.
     pub commit: Option<String>,
 }
 
@@ -46,7 +46,8 @@ pub fn load() -> Option<[f64; 3]> {
     Some([it.next()??, it.next()??, it.next()??])
 }
 
-/// The commit of the tree at `root`, `+` marking uncommitted changes to tracked files.
+/// The commit of the tree at `root`, `+` marking uncommitted changes to tracked files
+/// outside `results/`.
 pub fn commit(root: &Path) -> Option<String> {
     let git = |args: &[&str]| {
         std::process::Command::new("git")
@@ -59,8 +60,16 @@ pub fn commit(root: &Path) -> Option<String> {
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
     let rev = git(&["rev-parse", "--short", "HEAD"])?;
-    let dirty =
-        git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    // Regenerated tables under results/ do not make the code another commit.
+    let dirty = git(&[
+        "status",
+        "--porcelain",
+        "--untracked-files=no",
+        "--",
+        ".",
+        ":!results",
+    ])
+    .is_some_and(|s| !s.is_empty());
     Some(if dirty { format!("{rev}+") } else { rev })
 }
 
