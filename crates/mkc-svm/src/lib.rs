@@ -64,7 +64,9 @@
 //! on every CPU): at load 6–7 on the 2 cores, three consecutive runs gave
 //! ratios 0.39–0.43 (n = 1000, C = 1), 0.59–0.77 (1000, 10), 0.72–0.87 (2000, 1),
 //! 0.75–0.83 (2000, 10), 0.69–0.72 (4000, 1) and 0.80–0.94 (4000, 10); the goal of
-//! ≤ 0.8 everywhere is not met at C = 10 under that load.
+//! ≤ 0.8 everywhere is not met at C = 10 under that load. Idle (three consecutive runs,
+//! 2026-11-28): 0.42–0.47, 0.61–0.64, 0.68–0.72, 0.68–0.79, 0.71–0.75 and 0.85–0.91:
+//! still not at n = 4000, C = 10 (ours 165–177 ms of CPU against libsvm's 194–197 ms).
 //!
 //! **Warm re-solve after one flip** (the least confident label, n = 2000). With SMO
 //! alone it is 6–9x faster than a cold solve at C = 1 but only 2.4–2.8x at C = 10
@@ -85,10 +87,10 @@
 //! ([`KernelFactor`]: the settled polish's, else one factorisation at the end of the
 //! solve) and the next warm start's polish starts from it: the labels enter only through
 //! signs (`Q = S K S`), so a flip costs nothing, and the few variables shrunk before the
-//! polish are taken out by a rank-r update. In one `cargo xtask compare svm` run (the
-//! reproduction running beside it) C = 10: 6.6 ms with the polish, 5.1 ms with the
-//! carried factor, against 27.6 ms cold (4.2x and 5.4x); C = 1 0.96 and 0.90 ms against
-//! 8.3 ms.
+//! polish are taken out by a rank-r update. Three consecutive `cargo xtask compare svm`
+//! runs on the idle machine (2026-11-28), thread CPU time: C = 10 warm 4.65–5.09 ms with
+//! the carried factor against 26.2–29.7 ms cold (5.5–5.8x; the polish alone 4.6–5.1x, SMO
+//! alone 3.0–3.2x); C = 1 8.6–9.0x (polish alone 8.1–8.5x).
 //!
 //! **Active-set polish** ([`SmoParams::polish`], [`polish`], off by default so that the
 //! iterates stay libsvm's): where many variables are free and Q is ill-conditioned, SMO
