@@ -215,15 +215,7 @@ fn chunk_variances(k: MatRef<'_, f64>, rowsum: &[f64], splits: &[Vec<f64>]) -> V
                     sm += rowsum[i] - u[(i, s)];
                 }
             }
-            let n_minus = n - n_plus;
-            let mut e = tr;
-            if n_plus > 0 {
-                e -= sp / n_plus as f64;
-            }
-            if n_minus > 0 {
-                e -= sm / n_minus as f64;
-            }
-            e / n as f64
+            crate::variance::from_sums(tr, sp, sm, n_plus, n)
         })
         .collect()
 }

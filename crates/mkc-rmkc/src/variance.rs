@@ -130,15 +130,13 @@ impl Variance {
 
     /// E_v(y) for kernel v (eq. 7 without θ_v): the composite E is Σ_v θ_v E_v.
     pub fn term(&self, v: usize) -> f64 {
-        let n_minus = self.n - self.n_plus;
-        let mut e = self.trace[v];
-        if self.n_plus > 0 {
-            e -= self.s_plus[v] / self.n_plus as f64;
-        }
-        if n_minus > 0 {
-            e -= self.s_minus[v] / n_minus as f64;
-        }
-        e / self.n as f64
+        from_sums(
+            self.trace[v],
+            self.s_plus[v],
+            self.s_minus[v],
+            self.n_plus,
+            self.n,
+        )
     }
 
     /// All E_v(y), v = 0..V.
@@ -220,6 +218,12 @@ pub fn composite_variance(k: MatRef<'_, f64>, rowsum: &[f64], y: &[f64], u: &mut
             sm += rowsum[i] - u[i];
         }
     }
+    from_sums(tr, sp, sm, n_plus, n)
+}
+
+/// E from its sums: `(tr K̃ − S₊/n₊ − S₋/n₋) / n`, an empty side contributing nothing
+/// (`sp`, `sm`: the within-cluster sums of the positive and negative side).
+pub(crate) fn from_sums(tr: f64, sp: f64, sm: f64, n_plus: usize, n: usize) -> f64 {
     let n_minus = n - n_plus;
     let mut e = tr;
     if n_plus > 0 {

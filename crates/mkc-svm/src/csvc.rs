@@ -239,11 +239,10 @@ impl CSvc {
         };
         let sol = match (warm, gradient, floor) {
             (_, _, Some(f)) => self.smo.solve_with_floor(&q, &problem, warm, f)?,
-            (Some(a), Some(g), None) if carried.is_some() => {
-                let c = carried.expect("checked");
-                self.smo.solve_carried(&q, &problem, a, g, c)?
-            }
-            (Some(a), Some(g), None) => self.smo.solve_with_gradient(&q, &problem, a, g)?,
+            (Some(a), Some(g), None) => match carried {
+                Some(c) => self.smo.solve_carried(&q, &problem, a, g, c)?,
+                None => self.smo.solve_with_gradient(&q, &problem, a, g)?,
+            },
             _ => self.smo.solve(&q, &problem, warm)?,
         };
         if sol.floored {

@@ -183,3 +183,45 @@ fn carried_factor_chain_meets_kkt_and_the_cold_objective() {
         }
     }
 }
+
+/// A factor carried into a problem it was not made for is a typed error, not a panic:
+/// variables beyond the problem's size, and a gradient of the wrong length.
+#[test]
+fn carried_factor_of_another_problem_is_a_typed_error() {
+    use mkc_svm::Problem;
+    let (k, y) = mkc_svm::problems::overlapping_blobs_rbf(300, 4);
+    let smo = SmoParams::new().carry_factor(true).check().unwrap();
+    let q = DenseSigned::new(k.as_ref(), 1.0, Some(&y)).unwrap();
+    let (p, lo, up) = (vec![-1.0; 300], vec![0.0; 300], vec![10.0; 300]);
+    let problem = Problem {
+        p: &p,
+        y: &y,
+        delta: 0.0,
+        lower: &lo,
+        upper: &up,
+    };
+    let sol = smo.solve(&q, &problem, None).unwrap();
+    let factor = sol.factor.clone().expect("carry_factor hands out a factor");
+    assert!(factor.len() >= 2);
+    // The same factor into a smaller problem (its variables beyond n).
+    let (k2, y2) = mkc_svm::problems::overlapping_blobs_rbf(100, 4);
+    let q2 = DenseSigned::new(k2.as_ref(), 1.0, Some(&y2)).unwrap();
+    let (p2, lo2, up2) = (vec![-1.0; 100], vec![0.0; 100], vec![10.0; 100]);
+    let problem2 = Problem {
+        p: &p2,
+        y: &y2,
+        delta: 0.0,
+        lower: &lo2,
+        upper: &up2,
+    };
+    let a2 = vec![0.0; 100];
+    let r = smo.solve_carried(&q2, &problem2, &a2, &p2, factor.clone());
+    // (seed 4: the free set reaches past variable 100)
+    assert!(
+        matches!(r, Err(mkc_core::Error::InvalidInput { .. })),
+        "{r:?}"
+    );
+    // A gradient of the wrong length.
+    let r = smo.solve_carried(&q, &problem, &sol.alpha, &p2, factor);
+    assert!(matches!(r, Err(mkc_core::Error::Shape { .. })), "{r:?}");
+}
