@@ -23,6 +23,9 @@ use crate::qmatrix::QMatrix;
 /// Curvature used when `Q_ii + Q_jj − 2 y_i y_j Q_ij ≤ 0` (libsvm's τ).
 pub(crate) const TAU: f64 = 1e-12;
 
+/// `State::col_i_slot` when column `i` is in the `col_i` buffer.
+const NO_SLOT: usize = usize::MAX;
+
 /// Status bits: at the lower bound, at the upper bound (both when `l = u`).
 pub(crate) const AT_LOWER: u8 = 1;
 pub(crate) const AT_UPPER: u8 = 2;
@@ -53,6 +56,9 @@ pub(crate) struct State<'q, Q: QMatrix + ?Sized> {
     pub unshrink: bool,
     /// Column buffer indexed by position in `active` (by index when all active).
     pub col_i: Vec<f64>,
+    /// Where column `i` of the current step is: the cache slot while some variables are
+    /// shrunk (read in place, not copied), `NO_SLOT` for `col_i`. See [`State::col_i`].
+    pub col_i_slot: usize,
     /// Compact columns at the active rows, used while shrunk.
     pub cache: ColumnCache,
     /// A reference point where `G` was exact on every variable: `g_ref = Q α_ref + p`.
@@ -167,6 +173,7 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
             shrinking,
             unshrink: false,
             col_i: vec![0.0; n],
+            col_i_slot: NO_SLOT,
             cache: ColumnCache::new(n),
             alpha_ref,
             g_ref,
@@ -254,16 +261,29 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
         }
     }
 
-    /// Column `i` of `Q` at the active rows into `col_i` (position-indexed).
+    /// Column `i` of `Q` at the active rows, position-indexed: into `col_i` when all
+    /// variables are active, else the cached column (see [`State::col_i`]).
     #[inline(always)]
     pub fn fetch_col_i(&mut self, i: usize) {
         if self.all_active {
             self.q.column_into(i, &mut self.col_i);
+            self.col_i_slot = NO_SLOT;
         } else {
             let (q, active) = (self.q, &self.active);
             let m = active.len();
-            let c = self.cache.get(i, m, |buf| q.column_at(i, active, buf));
-            self.col_i[..m].copy_from_slice(c);
+            self.col_i_slot = self
+                .cache
+                .fetch(i, m, NO_SLOT, |buf| q.column_at(i, active, buf));
+        }
+    }
+
+    /// The column fetched by [`State::fetch_col_i`] (at least the active rows).
+    #[inline(always)]
+    pub fn col_i(&self) -> &[f64] {
+        if self.col_i_slot == NO_SLOT {
+            &self.col_i
+        } else {
+            self.cache.column(self.col_i_slot)
         }
     }
 
@@ -285,7 +305,8 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
     pub fn take_step(&mut self, i: usize, pos_i: usize, j: usize, pos_j: usize) {
         let (yi, yj) = (self.y[i], self.y[j]);
         let (ai, aj) = (self.alpha[i], self.alpha[j]);
-        let quad = (self.qd[i] + self.qd[j] - 2.0 * yi * yj * self.col_i[pos_j]).max(TAU);
+        let qij = self.col_i()[pos_j];
+        let quad = (self.qd[i] + self.qd[j] - 2.0 * yi * yj * qij).max(TAU);
         let t = (-yi * self.pg[pos_i] + yj * self.pg[pos_j]) / quad;
         let (room_i, bound_i) = self.room(i, yi);
         let (room_j, bound_j) = self.room(j, -yj);
@@ -298,7 +319,7 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
             self.f_track += self.pg[pos_i] * dai
                 + self.pg[pos_j] * daj
                 + 0.5 * (self.qd[i] * dai * dai + self.qd[j] * daj * daj)
-                + self.col_i[pos_j] * dai * daj;
+                + qij * dai * daj;
         }
         self.alpha[i] = ai_new;
         self.alpha[j] = aj_new;
@@ -309,8 +330,12 @@ impl<'q, Q: QMatrix + ?Sized> State<'q, Q> {
         } else {
             let (q, active) = (self.q, &self.active);
             let m = active.len();
-            let cj = self.cache.get(j, m, |buf| q.column_at(j, active, buf));
-            for ((g, &ci), &cj) in self.pg.iter_mut().zip(&self.col_i[..m]).zip(cj) {
+            let pin = self.col_i_slot;
+            let sj = self
+                .cache
+                .fetch(j, m, pin, |buf| q.column_at(j, active, buf));
+            let (ci, cj) = (self.cache.column(pin), self.cache.column(sj));
+            for ((g, &ci), &cj) in self.pg.iter_mut().zip(&ci[..m]).zip(cj) {
                 *g += dai * ci + daj * cj;
             }
         }

@@ -23,7 +23,7 @@ pub(crate) enum Selection {
     /// `m(α) − M(α) < ε` on the active set.
     Optimal,
     /// Working pair `(i, j)` and their positions in the active list. Column `i`
-    /// (at the active rows) has been left in `State::col_i`.
+    /// (at the active rows) has been fetched (`State::col_i`).
     Pair {
         i: usize,
         pos_i: usize,
@@ -48,7 +48,16 @@ pub(crate) fn select<Q: QMatrix + ?Sized>(s: &mut State<'_, Q>, eps: f64) -> Sel
     // b²/a). Non-members of I_low and b ≤ 0 get b² = 0, which never wins.
     let (yi, qdi) = (s.y[i], s.qd[i]);
     let m = s.active.len();
-    let best_pos = second_order_j(gmax, yi, qdi, &s.py, &s.pg, &s.plow, &s.pqd, &s.col_i[..m]);
+    let best_pos = second_order_j(
+        gmax,
+        yi,
+        qdi,
+        &s.py,
+        &s.pg,
+        &s.plow,
+        &s.pqd,
+        &s.col_i()[..m],
+    );
     if best_pos == usize::MAX {
         return Selection::Optimal;
     }
