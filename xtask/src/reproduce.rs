@@ -74,6 +74,9 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     );
     let t0 = Instant::now();
     let load_before = crate::walls::load();
+    // The commit of the code that runs: taken before the run, as the tree may change
+    // while it runs.
+    let commit = crate::walls::commit(&root);
     let recorded_only = args.recorded_only;
     let out = reproduce(&Reproduce {
         configs: root.join("configs"),
@@ -86,7 +89,7 @@ pub fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         resume: args.resume,
         recorded_only: args.recorded_only,
     })?;
-    let (load_after, commit) = (crate::walls::load(), crate::walls::commit(&root));
+    let load_after = crate::walls::load();
     for r in &out {
         if !recorded_only {
             let wall = crate::walls::Wall {

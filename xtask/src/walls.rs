@@ -29,8 +29,8 @@ pub struct Wall {
     pub load_after: Option<[f64; 3]>,
     /// Seconds since the Unix epoch at the end of the run.
     pub finished: u64,
-    /// `git rev-parse --short HEAD` of the working tree (with `+` when files outside
-    /// `results/` have uncommitted changes), if git is there.
+    /// `git rev-parse --short HEAD` of the working tree when the run started (with `+`
+    /// when files outside `results/` had uncommitted changes), if git is there.
     pub commit: Option<String>,
 }
 
