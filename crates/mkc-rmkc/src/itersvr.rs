@@ -88,6 +88,7 @@
 //! - **Relabelling, balance bound, stopping**: the kernel path's code.
 
 mod linear;
+mod starts;
 
 use crate::signs::{clusters, signs};
 use faer::MatRef;

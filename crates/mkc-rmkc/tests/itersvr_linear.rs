@@ -313,3 +313,65 @@ fn a_shared_start_gives_each_c_its_own_fit() {
     assert!(p.fit_with_start(data, 2, 0, &[1; 60]).is_err());
     assert!(p.start(data, 3, 0).is_err());
 }
+
+/// `fit_with_starts` gives every seed the fit `fit_with_start` gives it, bit for bit, on
+/// the kernel path (where equal starts share one fit: the copies' wall times are equal
+/// shares, so they add up to about one fit) and on the linear path (every seed fits);
+/// invalid starts get their own errors, and a starts list of the wrong length is a shape
+/// error for every seed.
+#[test]
+fn fits_from_several_starts_equal_the_fits_one_by_one() {
+    let x = features(60, 1.2, 23);
+    let gauss = vec![Mat::from_fn(60, 60, |i, j| {
+        let d2: f64 = (0..3).map(|t| (x[(i, t)] - x[(j, t)]).powi(2)).sum();
+        (-d2 / 4.0).exp()
+    })];
+    let kernel = KernelSet::new(&gauss).unwrap();
+    let feats = KernelSet::from_features(x.as_ref()).unwrap();
+    let p = IterSvrParams::new().c(10.0).balance(0.3).check().unwrap();
+    let seeds = [5u64, 6, 7, 8, 9];
+    for (what, data) in [("gaussian", &kernel), ("features", &feats)] {
+        let own_start = |s: u64| p.start(data, 2, s).unwrap();
+        // Seeds 6 and 8 repeat the start of seed 5, seed 7 starts from it with ten labels
+        // flipped, seed 9 from an invalid start.
+        let mut other = own_start(5);
+        other[..10].iter_mut().for_each(|l| *l = 1 - *l);
+        let mut bad = own_start(9);
+        bad[3] = 2;
+        let starts = vec![own_start(5), own_start(5), other, own_start(5), bad];
+        let all = p.fit_with_starts(data, 2, &seeds, &starts);
+        assert_eq!(all.len(), seeds.len());
+        let mut wall = 0.0;
+        for (r, (&seed, start)) in seeds.iter().zip(&starts).enumerate() {
+            let at = format!("{what}, seed {seed}");
+            let one = p.fit_with_start(data, 2, seed, start);
+            match (&all[r], one) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.labels, b.labels, "{at}");
+                    assert_eq!(a.objective, b.objective, "{at}");
+                    assert_eq!(a.iterations, b.iterations, "{at}");
+                    assert_eq!(a.diagnostics.outputs, b.diagnostics.outputs, "{at}");
+                    assert_eq!(a.diagnostics.entries(), b.diagnostics.entries(), "{at}");
+                    if [5, 6, 8].contains(&seed) {
+                        wall += a.timings.wall();
+                    }
+                }
+                (Err(Error::InvalidInput { .. }), Err(Error::InvalidInput { .. })) => {
+                    assert_eq!(seed, 9, "{at}")
+                }
+                (a, b) => panic!("{at}: {:?} against {:?}", a.is_ok(), b.is_ok()),
+            }
+        }
+        if what == "gaussian" {
+            // One fit shared three ways: each copy carries a third of its wall time.
+            let copies: Vec<f64> = [0, 1, 3]
+                .iter()
+                .map(|&r| all[r].as_ref().unwrap().timings.wall())
+                .collect();
+            assert!(copies.iter().all(|&w| w == copies[0]), "{copies:?}");
+            assert!(wall > 0.0);
+        }
+    }
+    let short = p.fit_with_starts(&kernel, 2, &seeds, &[vec![0; 60]]);
+    assert!(short.iter().all(|r| matches!(r, Err(Error::Shape { .. }))));
+}

@@ -13,7 +13,8 @@
 //! k-means on that kernel), and the precomputed-kernel path for every other kernel;
 //! `linear` / `kernel` force one. The k-means starts do not depend on C, so the jobs of a C
 //! grid share them ([`Method::shared_key`](super::Method::shared_key); the fits are bit for
-//! bit the same).
+//! bit the same), and on the kernel path the seeds of a job whose starts are equal share
+//! one fit (`IterSvr::fit_with_starts`; bit for bit the same fits too).
 
 use super::KernelUse;
 use mkc_rmkc::itersvr::IterSvrPath;
@@ -31,7 +32,7 @@ adapter! {
         shared_across_c! {
             IterSvr, "kmeans", Vec<usize>,
             |m, set, k, seed| m.start(set, k, seed),
-            |m, set, k, seed, start| m.fit_with_start(set, k, seed, start),
+            batch |m, set, k, seeds, starts| m.fit_with_starts(set, k, seeds, starts),
         }
     }
 }

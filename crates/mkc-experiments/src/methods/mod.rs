@@ -233,7 +233,9 @@ macro_rules! shared_per_job {
 /// (jobs with equal keys share the work), the work of each seed
 /// `|m, set, n_clusters, seed| …` on the checked method `m` (a `Result<T>`), and each run
 /// `|m, set, n_clusters, seed, work: &T| …` (a fit), its share of the work charged in
-/// phase `phase`. [`shared_across_c!`] is the form for a C grid.
+/// phase `phase`; or, instead of the runs one by one, all of a job's runs at once,
+/// `batch |m, set, n_clusters, seeds, works: &[T]| …` (one fit per seed, in seed order).
+/// [`shared_across_c!`] is the form for a C grid.
 ///
 /// ```text
 /// extra { shared_per_seed! { Rmkc, "init", InitialSplit,
@@ -247,6 +249,22 @@ macro_rules! shared_per_seed {
         key |$b:ident| $key:expr,
         |$m:ident, $set:ident, $k:ident, $seed:ident| $work:expr,
         |$fm:ident, $fset:ident, $fk:ident, $fseed:ident, $w:ident| $fit:expr $(,)?
+    ) => {
+        shared_per_seed! {
+            $adapter, $phase, $work_ty,
+            key |$b| $key,
+            |$m, $set, $k, $seed| $work,
+            batch |$fm, set, $fk, seeds, works| $crate::methods::each_seed(
+                set, seeds, works,
+                |$fset: &mkc_core::KernelSet<'_>, $fseed: u64, $w: &$work_ty| $fit,
+            ),
+        }
+    };
+    (
+        $adapter:ident, $phase:literal, $work_ty:ty,
+        key |$b:ident| $key:expr,
+        |$m:ident, $set:ident, $k:ident, $seed:ident| $work:expr,
+        batch |$fm:ident, $fset:ident, $fk:ident, $fseeds:ident, $ws:ident| $runs:expr $(,)?
     ) => {
         shared_key_by! { $adapter, |$b| $key }
         fn shared_work(
@@ -273,8 +291,9 @@ macro_rules! shared_per_seed {
                 .and_then(|b| b.check())
                 .ok()
                 .and_then(|$fm| {
-                    let fit = |$fset: &mkc_core::KernelSet<'_>, $fseed: u64, $w: &$work_ty| $fit;
-                    $crate::methods::runs_per_seed(self.name(), input, seeds, shared, $phase, fit)
+                    let runs =
+                        |$fset: &mkc_core::KernelSet<'_>, $fseeds: &[u64], $ws: &[$work_ty]| $runs;
+                    $crate::methods::runs_per_seed(self.name(), input, seeds, shared, $phase, runs)
                 })
                 .unwrap_or_else(|| self.run_restarts(input, params, seeds))
         }
@@ -282,7 +301,7 @@ macro_rules! shared_per_seed {
 }
 
 /// [`shared_per_seed!`] for work that does not depend on C, shared by the jobs of a C
-/// grid (the key is the parameters with C set to 1):
+/// grid (the key is the parameters with C set to 1; the runs per seed or as a `batch`):
 ///
 /// ```text
 /// extra { shared_across_c! { IterSvr, "kmeans", Vec<usize>,
@@ -293,13 +312,13 @@ macro_rules! shared_across_c {
     (
         $adapter:ident, $phase:literal, $work_ty:ty,
         |$m:ident, $set:ident, $k:ident, $seed:ident| $work:expr,
-        |$fm:ident, $fset:ident, $fk:ident, $fseed:ident, $w:ident| $fit:expr $(,)?
+        $($runs:tt)+
     ) => {
         shared_per_seed! {
             $adapter, $phase, $work_ty,
             key |b| Some(b.c(1.0)),
             |$m, $set, $k, $seed| $work,
-            |$fm, $fset, $fk, $fseed, $w| $fit,
+            $($runs)+
         }
     };
 }
@@ -344,7 +363,7 @@ mod simplemkkm;
 
 pub use avg_kkm::AvgKkm;
 pub use kkm::Kkm;
-pub(crate) use shared::{charge, per_seed, runs_per_seed};
+pub(crate) use shared::{charge, each_seed, per_seed, runs_per_seed};
 pub use shared::{SharedValue, SharedWork};
 
 /// All registered methods, in the order `mkc cluster --help` lists them.

@@ -50,28 +50,28 @@ pub(crate) fn per_seed<T: Send + Sync + 'static>(
     Ok(Arc::new(values))
 }
 
-/// The runs of a job from work made per seed ([`per_seed`]): `fit(set, seed, its work)`
-/// for every seed, in parallel and in seed order (each with its own wall time, as
-/// `fit_restarts` gives it), charged their share of the work in `phase`. `None` when the
-/// shared value is not one `T` per seed (the caller then runs without it); when the input
-/// is not a valid kernel set, every seed gets that error (on `name`).
+/// The runs of a job from work made per seed ([`per_seed`]): `runs(set, seeds, work)`
+/// gives one fit per seed, in seed order (each with its own wall time, as
+/// `fit_restarts` gives it; [`each_seed`] fits them one by one in parallel), charged their
+/// share of the work in `phase`. `None` when the shared value is not one `T` per seed (the
+/// caller then runs without it); when the input is not a valid kernel set, every seed gets
+/// that error (on `name`).
 pub(crate) fn runs_per_seed<T: Sync + 'static, D: Diagnostics>(
     name: &str,
     input: &Input<'_>,
     seeds: &[u64],
     shared: &SharedWork,
     phase: &str,
-    fit: impl Fn(&KernelSet<'_>, u64, &T) -> Result<Clustering<D>> + Sync,
+    runs: impl FnOnce(&KernelSet<'_>, &[u64], &[T]) -> Vec<Result<Clustering<D>>>,
 ) -> Option<Vec<Result<Outcome>>> {
     let work = shared
         .value
         .downcast_ref::<Vec<T>>()
         .filter(|w| w.len() == seeds.len())?;
     let mut runs: Vec<Result<Outcome>> = match input.kernel_set() {
-        Ok(set) => seeds
-            .par_iter()
-            .zip(work)
-            .map(|(&seed, w)| fit(&set, seed, w).map(|c| Outcome::from(c.erase())))
+        Ok(set) => runs(&set, seeds, work)
+            .into_iter()
+            .map(|r| r.map(|c| Outcome::from(c.erase())))
             .collect(),
         Err(e) => seeds
             .iter()
@@ -80,4 +80,18 @@ pub(crate) fn runs_per_seed<T: Sync + 'static, D: Diagnostics>(
     };
     charge(&mut runs, shared.share, phase);
     Some(runs)
+}
+
+/// `fit(set, seed, its work)` for every seed, in parallel and in seed order.
+pub(crate) fn each_seed<T: Sync, D: Diagnostics>(
+    set: &KernelSet<'_>,
+    seeds: &[u64],
+    work: &[T],
+    fit: impl Fn(&KernelSet<'_>, u64, &T) -> Result<Clustering<D>> + Sync,
+) -> Vec<Result<Clustering<D>>> {
+    seeds
+        .par_iter()
+        .zip(work)
+        .map(|(&seed, w)| fit(set, seed, w))
+        .collect()
 }
