@@ -5,14 +5,17 @@
 //! cut the memory traffic per iteration from O(n) to O(#active).
 //!
 //! Only used while some variables are shrunk. When the active set shrinks further
-//! ([`ColumnCache::shrink_to`]) the cached columns are kept and each is compacted the
-//! next time it is read (a pass over its own entries, dropping the rows no longer
-//! active), not gathered again from the kernel: at n = 4000, C = 10 (`cargo xtask
-//! compare svm`) a solve shrinks 19 times and, when the cache was dropped at each
-//! shrinking, gathered 12 900 columns (35 % of its column reads) from the full kernel.
-//! Compacting every cached column at each shrinking instead cost more than gathering
-//! again the few still used (about 10 % of that solve), hence lazily. A compacted
-//! column holds the same numbers as a fresh gather (the same entries, copied).
+//! ([`ColumnCache::shrink_to`]) the cached columns are kept, and a column read one
+//! shrinking later is compacted in place (a pass over its own entries, dropping the rows
+//! no longer active) instead of gathered again from the kernel: at n = 4000, C = 10
+//! (`cargo xtask compare svm`) a solve shrinks 19 times and, when the cache was dropped
+//! at each shrinking, gathered 12 900 columns (35 % of its column reads) from the full
+//! kernel. A column two or more shrinkings behind is gathered again: a warm start
+//! shrinks every 100 iterations at first, and compacting through every layout in between
+//! made its SMO about 15 % slower than gathering. Compacting every cached column at each
+//! shrinking cost more than gathering again the few still used (about 10 % of that
+//! solve), hence lazily. A compacted column holds the same numbers as a fresh gather
+//! (the same entries, copied).
 //! Reactivating everything ([`ColumnCache::reset`]) drops the cache. Eviction by the
 //! clock (second chance) rule; the budget is [`CACHE_BYTES`].
 
@@ -125,8 +128,15 @@ impl ColumnCache {
             let s = s as usize;
             self.referenced[s] = true;
             let from = self.layout_of[s];
-            if from != now {
-                Self::compact(&mut self.data[s], &self.kept[from as usize + 1..]);
+            if from + 1 == now {
+                Self::compact(&mut self.data[s], &self.kept[now as usize..]);
+                self.layout_of[s] = now;
+            } else if from != now {
+                // Two or more shrinkings behind (a warm start shrinks every 100
+                // iterations at first): one gather costs less than the passes.
+                let col = &mut self.data[s];
+                col.resize(m, 0.0);
+                fill(col);
                 self.layout_of[s] = now;
             }
             return s;
