@@ -69,15 +69,13 @@
 //! still not at n = 4000, C = 10 (ours 165–177 ms of CPU against libsvm's 194–197 ms).
 //! There a solve shrinks 19 times, and the column cache, dropped at every shrinking,
 //! gathered 12 900 columns from the full kernel (35 % of its column reads). Since the
-//! cache keeps its columns through shrinking and compacts each when next read (the
-//! `cache` module), the same solve (same 18 408 iterations and objective) takes 9–16 %
-//! less CPU (A/B of the two builds, alternating, ten solves each: 184 → 155, 196 → 178,
-//! 224 → 192 ms). Six `compare svm` runs after the change, on a machine slower and
-//! noisier than that day's (libsvm's own times at n = 4000, C = 10 ranged 216–280 ms),
-//! gave 0.61, 0.75, 0.65, 0.92, 0.62 and 0.60 there; the other cases ranged 0.42–0.67,
-//! 0.61–0.85, 0.68–1.12, 0.55–0.96 and 0.53–0.86 (one run each above 0.8 in four of
-//! them; the same runs put the warm C = 10 speedups below at 3.6–4.7x with the carried
-//! factor).
+//! cache keeps its columns through shrinking and compacts a column read one shrinking
+//! later (the `cache` module), the same solve (same 18 408 iterations and objective)
+//! takes 129–135 ms against 163–169 ms (alternating runs of the two builds). Three
+//! consecutive `compare svm` runs on the quiet machine afterwards (2026-11-28, libsvm at
+//! 189–195 ms there): 0.44–0.46, 0.59–0.61, 0.70–0.75, 0.69–0.73, 0.68–0.70 and
+//! 0.66–0.68, every case ≤ 0.8. (Earlier that day, on a slower and noisier machine, six
+//! runs had ranged up to 1.12 at n = 2000, C = 1.)
 //!
 //! **Warm re-solve after one flip** (the least confident label, n = 2000). With SMO
 //! alone it is 6–9x faster than a cold solve at C = 1 but only 2.4–2.8x at C = 10
