@@ -29,12 +29,14 @@ pub(crate) struct ColumnCache {
     owner: Vec<usize>,
     data: Vec<Vec<f64>>,
     referenced: Vec<bool>,
-    /// The layout (index into `layouts`) each slot's column is stored in.
+    /// The layout (shrinkings since the last reset) each slot's column is stored in.
     layout_of: Vec<u32>,
-    /// The layouts since the last reset, oldest first: for each, the positions in
-    /// the layout before it of the variables it keeps (increasing; empty for the
-    /// first). The last layout is the current active list.
-    kept: Vec<Vec<u32>>,
+    /// The current layout: shrinkings since the last reset.
+    layout: u32,
+    /// The positions, in the layout before the current one, of the variables the
+    /// current one keeps (increasing; empty right after a reset). Only a column one
+    /// layout behind is compacted, so older lists are not needed.
+    kept: Vec<u32>,
     /// The current active list.
     active: Vec<usize>,
     hand: usize,
@@ -49,6 +51,7 @@ impl ColumnCache {
             data: Vec::new(),
             referenced: Vec::new(),
             layout_of: Vec::new(),
+            layout: 0,
             kept: Vec::new(),
             active: Vec::new(),
             hand: 0,
@@ -69,8 +72,8 @@ impl ColumnCache {
         self.hand = 0;
         let m = active.len();
         self.max_slots = (CACHE_BYTES / (8 * m.max(1))).clamp(2, self.slot_of.len().max(2));
+        self.layout = 0;
         self.kept.clear();
-        self.kept.push(Vec::new());
         self.active.clear();
         self.active.extend_from_slice(active);
     }
@@ -78,30 +81,28 @@ impl ColumnCache {
     /// The active set shrank to `active` (a subset of the current one, increasing):
     /// columns are kept and compacted when next read.
     pub fn shrink_to(&mut self, active: &[usize]) {
-        let mut kept = Vec::with_capacity(active.len());
+        self.kept.clear();
         let mut new = active.iter().peekable();
         for (p, &t) in self.active.iter().enumerate() {
             if new.peek() == Some(&&t) {
-                kept.push(p as u32);
+                self.kept.push(p as u32);
                 new.next();
             }
         }
         debug_assert!(new.next().is_none(), "not a subset of the active set");
-        self.kept.push(kept);
+        self.layout += 1;
         self.active.clear();
         self.active.extend_from_slice(active);
     }
 
-    /// Bring `col` from layout `from` to the current one: one pass per later layout,
+    /// Bring `col` from the layout before the current one to the current one:
     /// `col[t] = col[kept[t]]` in place (`kept[t] ≥ t`).
     #[inline(always)]
-    fn compact(col: &mut Vec<f64>, later: &[Vec<u32>]) {
-        for kept in later {
-            for (t, &p) in kept.iter().enumerate() {
-                col[t] = col[p as usize];
-            }
-            col.truncate(kept.len());
+    fn compact(col: &mut Vec<f64>, kept: &[u32]) {
+        for (t, &p) in kept.iter().enumerate() {
+            col[t] = col[p as usize];
         }
+        col.truncate(kept.len());
     }
 
     /// The column in slot `slot` (as returned by [`ColumnCache::fetch`], valid until
@@ -123,13 +124,13 @@ impl ColumnCache {
         fill: impl FnOnce(&mut [f64]),
     ) -> usize {
         let s = self.slot_of[j];
-        let now = self.kept.len() as u32 - 1;
+        let now = self.layout;
         if s != NONE {
             let s = s as usize;
             self.referenced[s] = true;
             let from = self.layout_of[s];
             if from + 1 == now {
-                Self::compact(&mut self.data[s], &self.kept[now as usize..]);
+                Self::compact(&mut self.data[s], &self.kept);
                 self.layout_of[s] = now;
             } else if from != now {
                 // Two or more shrinkings behind (a warm start shrinks every 100
