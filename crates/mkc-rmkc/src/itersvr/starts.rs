@@ -77,31 +77,28 @@ impl IterSvr {
             .map(|(r, s)| *first.entry(s.as_slice()).or_insert(r))
             .collect();
         let distinct: Vec<usize> = (0..seeds.len()).filter(|&r| owner[r] == r).collect();
-        let mut fits: Vec<Option<Fit>> = distinct
+        let fits: Vec<Fit> = distinct
             .par_iter()
-            .map(|&r| Some(self.fit_checked(&ck, data.n(), &starts[r])))
+            .map(|&r| self.fit_checked(&ck, data.n(), &starts[r]))
             .collect();
-        let mut slot = vec![usize::MAX; seeds.len()];
+        // Per first seed: its fit's place in `fits` and how many seeds share it.
+        let (mut slot, mut members) = (vec![usize::MAX; seeds.len()], vec![0usize; seeds.len()]);
         for (d, &r) in distinct.iter().enumerate() {
             slot[r] = d;
         }
-        let members = |r: usize| owner.iter().filter(|&&o| o == r).count();
+        for &o in &owner {
+            members[o] += 1;
+        }
         (0..seeds.len())
-            .map(|r| {
-                let d = slot[owner[r]];
-                match fits[d].as_ref() {
-                    Some(Ok(fit)) => {
-                        let mut copy = fit.clone();
-                        let m = members(owner[r]) as f64;
-                        copy.timings.set_wall((fit.timings.wall() + check) / m);
-                        Ok(copy)
-                    }
-                    // The seed's own error (a start that fails its checks fails alike).
-                    _ => {
-                        fits[d] = None;
-                        self.fit_with_start(data, n_clusters, seeds[r], &starts[r])
-                    }
+            .map(|r| match &fits[slot[owner[r]]] {
+                Ok(fit) => {
+                    let mut copy = fit.clone();
+                    let m = members[owner[r]] as f64;
+                    copy.timings.set_wall((fit.timings.wall() + check) / m);
+                    Ok(copy)
                 }
+                // The seed's own error (a start that fails its checks fails alike).
+                Err(_) => self.fit_with_start(data, n_clusters, seeds[r], &starts[r]),
             })
             .collect()
     }
