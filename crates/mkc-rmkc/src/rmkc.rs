@@ -17,7 +17,7 @@ use crate::theta_step::theta_step;
 use crate::variance::Variance;
 use faer::{Mat, MatRef};
 use mkc_core::{check_binary, Clustering, Error, KernelSet, KernelWeights, Result, Timings};
-use mkc_svm::CheckedKernel;
+use mkc_svm::CheckedKernelMat;
 use std::time::Instant;
 
 mkc_core::diagnostics! {
@@ -54,7 +54,8 @@ pub struct InitialSplit {
 struct Start {
     theta: Vec<f64>,
     y: Vec<f64>,
-    k_tilde: Mat<f64>,
+    /// Checked once here; the label steps reuse it (see `theta_step`).
+    k_tilde: CheckedKernelMat,
 }
 
 impl Rmkc {
@@ -165,18 +166,22 @@ impl Rmkc {
         self.run(kernels, start, ell, split.solves, timings, t0)
     }
 
-    /// K̃(θ) (eq. 3).
-    fn composite(&self, kernels: &[MatRef<'_, f64>], theta: &[f64]) -> Result<Mat<f64>> {
+    /// K̃(θ) (eq. 3), checked.
+    fn composite(&self, kernels: &[MatRef<'_, f64>], theta: &[f64]) -> Result<CheckedKernelMat> {
         let n = kernels.first().map_or(0, |k| k.nrows());
         let mut k_tilde = Mat::zeros(n, n);
         composite_into(&mut k_tilde, theta, kernels)?;
-        Ok(k_tilde)
+        CheckedKernelMat::new(k_tilde)
     }
 
     /// The seeded initial split on K̃(θ⁽⁰⁾) (signs) and its solves.
-    fn split_on(&self, k_tilde: &Mat<f64>, ell: f64, seed: u64) -> Result<(Vec<f64>, usize)> {
-        let ck = CheckedKernel::new(k_tilde.as_ref())?;
-        let (y, _, solves) = initial_labels(self, &ck, ell, seed)?;
+    fn split_on(
+        &self,
+        k_tilde: &CheckedKernelMat,
+        ell: f64,
+        seed: u64,
+    ) -> Result<(Vec<f64>, usize)> {
+        let (y, _, solves) = initial_labels(self, &k_tilde.view(), ell, seed)?;
         Ok((y, solves))
     }
 
@@ -199,8 +204,7 @@ impl Rmkc {
         let mut scratch = Mat::zeros(n, n);
         let (mut var, mut ev) = timings.time("theta", || -> Result<(Variance, Evaluation)> {
             let var = Variance::new(kernels, &y)?;
-            let ck = CheckedKernel::new(k_tilde.as_ref())?;
-            let ev = evaluate(&self.svc, &ck, &var, &theta, None)?;
+            let ev = evaluate(&self.svc, &k_tilde.view(), &var, &theta, None)?;
             Ok((var, ev))
         })?;
         let (mut theta_solves, mut label_solves) = (1, 0);
@@ -219,8 +223,7 @@ impl Rmkc {
             history.push(ev.j);
             let theta_gain = j_before - ev.j;
             let ls = timings.time("labels", || {
-                let ck = CheckedKernel::new(k_tilde.as_ref())?;
-                label_step(self, kernels, &ck, &theta, ell, var, ev)
+                label_step(self, kernels, &k_tilde.view(), &theta, ell, var, ev)
             })?;
             label_solves += ls.n_candidates;
             var = ls.var;

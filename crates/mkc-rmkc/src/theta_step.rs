@@ -18,7 +18,7 @@ use crate::params::{Norm, Rmkc};
 use crate::variance::Variance;
 use faer::{Mat, MatRef};
 use mkc_core::Result;
-use mkc_svm::CheckedKernel;
+use mkc_svm::CheckedKernelMat;
 
 /// Project `v` onto the feasible set of θ for `norm`; false if the result is infeasible
 /// (all zero with no norm constraint).
@@ -52,14 +52,16 @@ pub struct ThetaStep {
 }
 
 /// One projected-gradient Armijo step from (θ, y). `k_tilde` holds K̃(θ) on entry and
-/// K̃ of the returned θ on exit; `scratch` is an N x N buffer.
+/// K̃ of the returned θ on exit, checked (each trial K̃ is checked once, when built, and
+/// the accepted one is not checked again by the label step); `scratch` is an N x N
+/// buffer.
 pub fn theta_step(
     rmkc: &Rmkc,
     kernels: &[MatRef<'_, f64>],
     theta: &[f64],
     var: &Variance,
     ev: Evaluation,
-    k_tilde: &mut Mat<f64>,
+    k_tilde: &mut CheckedKernelMat,
     scratch: &mut Mat<f64>,
 ) -> Result<ThetaStep> {
     let g = crate::gradient::gradient(kernels, theta, var, &ev);
@@ -96,11 +98,11 @@ pub fn theta_step(
             continue;
         }
         composite_into(scratch, &trial, kernels)?;
-        let ck = CheckedKernel::new(scratch.as_ref())?;
-        let cand = evaluate(&rmkc.svc, &ck, var, &trial, Some(&ev.model.alpha))?;
+        let ck = CheckedKernelMat::new(std::mem::replace(scratch, Mat::new()))?;
+        let cand = evaluate(&rmkc.svc, &ck.view(), var, &trial, Some(&ev.model.alpha))?;
         solves += 1;
         if cand.j < ev.j && cand.j <= ev.j + rmkc.armijo_sigma * dir {
-            std::mem::swap(k_tilde, scratch);
+            *scratch = std::mem::replace(k_tilde, ck).into_inner();
             return Ok(ThetaStep {
                 theta: trial,
                 eval: cand,
@@ -109,6 +111,7 @@ pub fn theta_step(
                 solves,
             });
         }
+        *scratch = ck.into_inner();
     }
     Ok(ThetaStep {
         theta: theta.to_vec(),

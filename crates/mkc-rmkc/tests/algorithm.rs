@@ -10,7 +10,7 @@ use mkc_core::{Clusterer, Error, KernelSet, ParamGuard, WeightConstraint};
 use mkc_rmkc::label_step::{label_step, phase_length};
 use mkc_rmkc::objective::{composite_into, evaluate};
 use mkc_rmkc::{Balance, Norm, RmkcParams, Variance};
-use mkc_svm::CheckedKernel;
+use mkc_svm::{CheckedKernel, CheckedKernelMat};
 
 fn kernels(n: usize, sep: f64, seed: u64) -> Vec<Mat<f64>> {
     gaussians(&blobs(n, sep, seed), &[0.3, 1.0, 3.0])
@@ -270,15 +270,9 @@ fn theta_step_lowers_j_for_every_norm() {
         let mut kt = Mat::zeros(n, n);
         let mut scratch = Mat::zeros(n, n);
         composite_into(&mut kt, &theta, &ks).unwrap();
+        let mut kt = CheckedKernelMat::new(kt).unwrap();
         let var = Variance::new(&ks, &y).unwrap();
-        let ev = evaluate(
-            rmkc.svc(),
-            &CheckedKernel::new(kt.as_ref()).unwrap(),
-            &var,
-            &theta,
-            None,
-        )
-        .unwrap();
+        let ev = evaluate(rmkc.svc(), &kt.view(), &var, &theta, None).unwrap();
         let j0 = ev.j;
         let step = theta_step(&rmkc, &ks, &theta, &var, ev, &mut kt, &mut scratch).unwrap();
         assert!(
@@ -289,6 +283,6 @@ fn theta_step_lowers_j_for_every_norm() {
         // K̃ on exit belongs to the new θ.
         let mut expect = Mat::zeros(n, n);
         composite_into(&mut expect, &step.theta, &ks).unwrap();
-        assert!((&expect - &kt).norm_max() < 1e-12);
+        assert!((&expect - kt.view().as_ref()).norm_max() < 1e-12);
     }
 }

@@ -2,7 +2,7 @@
 //! callers who re-solve many times on one kernel (RMKC's label flips, LG-MMC's
 //! cutting-plane rounds) pay the O(n²) check once.
 
-use faer::MatRef;
+use faer::{Mat, MatRef};
 use mkc_core::Result;
 
 /// A kernel matrix that passed [`CheckedKernel::new`]. Cheap to copy.
@@ -60,6 +60,46 @@ impl<'a> CheckedKernel<'a> {
     /// n.
     pub fn size(&self) -> usize {
         self.k.nrows()
+    }
+}
+
+/// An owned kernel matrix that passed [`CheckedKernel::new`], for callers that build a
+/// kernel, check it once and hand it on: RMKC's θ step checks each trial K̃(θ) it
+/// builds, and the accepted one goes on to the label step without a second check.
+///
+/// ```
+/// use faer::Mat;
+/// use mkc_svm::CheckedKernelMat;
+///
+/// let k = CheckedKernelMat::new(Mat::from_fn(3, 3, |i, j| if i == j { 2.0 } else { 0.5 }))?;
+/// assert_eq!(k.view().size(), 3);
+/// let asymmetric = Mat::from_fn(2, 2, |i, j| (i + 2 * j) as f64);
+/// assert!(CheckedKernelMat::new(asymmetric).is_err());
+/// # Ok::<(), mkc_core::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct CheckedKernelMat {
+    k: Mat<f64>,
+}
+
+impl CheckedKernelMat {
+    /// Check `k` as [`CheckedKernel::new`] does and keep it.
+    ///
+    /// # Errors
+    /// Those of [`CheckedKernel::new`] (the matrix is dropped).
+    pub fn new(k: Mat<f64>) -> Result<Self> {
+        CheckedKernel::new(k.as_ref())?;
+        Ok(Self { k })
+    }
+
+    /// The checked kernel, borrowed.
+    pub fn view(&self) -> CheckedKernel<'_> {
+        CheckedKernel { k: self.k.as_ref() }
+    }
+
+    /// The matrix back (to be refilled and checked again).
+    pub fn into_inner(self) -> Mat<f64> {
+        self.k
     }
 }
 

@@ -177,7 +177,7 @@ pub(crate) fn test_uniform(mut state: u64) -> impl FnMut() -> f64 {
 
 pub use csvc::{CSvc, CSvcParams, KernelFactor, SvcModel, J_MARGIN};
 pub use free_system::FreeFactor;
-pub use kernel::CheckedKernel;
+pub use kernel::{CheckedKernel, CheckedKernelMat};
 pub use linear_svr::{
     LinearBias, LinearFeatures, LinearSvr, LinearSvrModel, LinearSvrParams, LinearSvrSolver,
 };
