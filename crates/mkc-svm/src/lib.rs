@@ -84,8 +84,9 @@
 //! does (544 free variables re-balance; `warm_tail` example). The **warm-start polish**
 //! ([`SmoParams::warm_polish`], off by default because it moves warm-started RMKC, LG-MMC
 //! and iterSVR solves within the tolerance, and with them some quick-table cells) runs
-//! the [active-set polish](polish) once, from the bound statuses, right after the warm
-//! start's second shrinking (100 SMO iterations): one Cholesky factorisation of the
+//! the [active-set polish](polish) once, from the bound statuses, early in the warm
+//! start (after 100 SMO iterations and two shrinkings; since 2026-11-28 after 120
+//! iterations and four shrinkings, `Smo::run`): one Cholesky factorisation of the
 //! ~550 free variables, then two or three rounds on that factor updated for the few
 //! variables that change sets, ending at a violation of 1e-14. At load 6–7: C = 1
 //! 0.94–0.99 ms against 8.3–9.2 ms cold (ratio 0.10–0.11), C = 10 6.9–7.1 ms against
@@ -99,7 +100,10 @@
 //! polish are taken out by a rank-r update. Three consecutive `cargo xtask compare svm`
 //! runs on the idle machine (2026-11-28), thread CPU time: C = 10 warm 4.65–5.09 ms with
 //! the carried factor against 26.2–29.7 ms cold (5.5–5.8x; the polish alone 4.6–5.1x, SMO
-//! alone 3.0–3.2x); C = 1 8.6–9.0x (polish alone 8.1–8.5x).
+//! alone 3.0–3.2x); C = 1 8.6–9.0x (polish alone 8.1–8.5x). Later the same day
+//! (a later session) the same build gave 4.2–4.8x at C = 10 on most runs;
+//! shrinking every 40 instead of 100 iterations before the polish brought the carried
+//! re-solve from a median 6.3 to 5.8 ms in alternating runs (4.3–4.7x), short of 5x.
 //!
 //! **Active-set polish** ([`SmoParams::polish`], [`polish`], off by default so that the
 //! iterates stay libsvm's): where many variables are free and Q is ill-conditioned, SMO

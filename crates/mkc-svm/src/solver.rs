@@ -35,7 +35,7 @@ mkc_core::params! {
         pub(crate) polish: bool = false,
         /// Enable or disable the warm-start polish (default off): a warm start tries the
         /// [active-set polish](crate::polish) once, from its bound statuses, right after
-        /// its second shrinking (see `Smo::run`). The solution meets the same KKT
+        /// its fourth shrinking (see `Smo::run`). The solution meets the same KKT
         /// tolerance either way, usually to rounding with it; off by default because it
         /// moves the warm-started solves of RMKC, LG-MMC and iterSVR within the tolerance,
         /// and with them some quick-table cells.
@@ -360,9 +360,11 @@ impl Smo {
     /// keeps about 600 instead of 1600 variables active over the first 1000
     /// iterations: 10.3 → 7.9 ms with the same iterations and objective.
     ///
-    /// Right after its second shrinking (iteration `min(n, 1000) / WARM_EARLY_SHRINKS`)
-    /// a warm start that has not converged tries the [active-set polish](crate::polish)
-    /// once, from its bound statuses ([`SmoParams::warm_polish`], off by default): after
+    /// A warm start with the warm-start polish ([`SmoParams::warm_polish`], off by
+    /// default) shrinks [`POLISH_EARLY_SHRINKS`] times as often instead, and right after
+    /// its fourth shrinking (iteration `3 · min(n, 1000) / POLISH_EARLY_SHRINKS`), if it
+    /// has not converged, tries the [active-set polish](crate::polish) once, from its
+    /// bound statuses: after
     /// one label flip the free set barely changes, so the sets settle in two or three
     /// rounds on one factorisation updated as they change
     /// (`free_system` module), where SMO's tail would need about 1000
@@ -396,7 +398,13 @@ impl Smo {
         // a solve with a floor runs without it.
         let polish_on = s.floor.is_none();
         let mut polish = PolishSchedule::new(self.p.polish && polish_on);
-        let warm_polish_at = (period / WARM_EARLY_SHRINKS).max(1);
+        let warm_polish = warm && self.p.warm_polish && polish_on;
+        let early = if warm_polish {
+            (period / POLISH_EARLY_SHRINKS).max(1)
+        } else {
+            (period / WARM_EARLY_SHRINKS).max(1)
+        };
+        let warm_polish_at = POLISH_AFTER_SHRINKS * early;
         s.pack();
         let optimal = loop {
             if iter >= max_iter {
@@ -408,15 +416,11 @@ impl Smo {
             if s.shrinking {
                 counter -= 1;
                 if counter == 0 {
-                    counter = if warm && iter < period {
-                        (period / WARM_EARLY_SHRINKS).max(1)
-                    } else {
-                        period
-                    };
+                    counter = if warm && iter < period { early } else { period };
                     shrink(s, eps);
                 }
             }
-            if warm && self.p.warm_polish && polish_on && iter == warm_polish_at {
+            if warm_polish && iter == warm_polish_at {
                 polish.warm_step(s);
             }
             let (i, pos_i, j, pos_j) = match select(s, eps) {
@@ -469,6 +473,22 @@ impl<Q: QMatrix + ?Sized> pulp::WithSimd for SmoLoop<'_, '_, Q> {
 /// How many times more often a warm start shrinks during its first `min(n, 1000)`
 /// iterations (see `Smo::run`).
 const WARM_EARLY_SHRINKS: usize = 10;
+
+/// [`WARM_EARLY_SHRINKS`] for a warm start with the warm-start polish, which comes
+/// after the [`POLISH_AFTER_SHRINKS`]-th shrinking that follows the first one (our
+/// choices). The polish works on the active variables, so the fewer are left, the less
+/// it gathers and the fewer variables its factor has to drop. `cargo xtask compare svm`
+/// warm line (n = 2000, C = 10, carried factor), alternating runs of the settings
+/// (thread CPU time, 2026-11-28): every 100 iterations and polish at 100 (the previous
+/// choice) 5.1–6.7 ms, mean 5.7 over eight runs; every 40, polish at 120: 4.3–5.6 ms,
+/// mean 4.9; every 20, polish at 120: 4.4–5.9 ms; every 40, polish at 160: 4.5–6.1
+/// ms; every 100, polish at 25 or 50 (before the second shrinking): 6.6–7.0 ms. Six
+/// alternating runs of the two builds afterwards: 5.5–5.9 ms (median 5.8) against
+/// 5.1–8.6 ms (median 6.3), cold 24–26 ms: 4.3–4.7x, short of the 5x goal on that day.
+/// The warm starts without the polish (RMKC's, iterSVR's) keep [`WARM_EARLY_SHRINKS`],
+/// and with it their iterates.
+const POLISH_EARLY_SHRINKS: usize = 25;
+const POLISH_AFTER_SHRINKS: usize = 3;
 
 /// When to try the [active-set polish](crate::polish): every `min(n, 1000)` iterations
 /// (with the shrinking), once the SMO work since the last attempt (Σ active-set size
