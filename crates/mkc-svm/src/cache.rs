@@ -11,7 +11,8 @@
 //! (`cargo xtask compare svm`) a solve shrinks 19 times and, when the cache was dropped
 //! at each shrinking, gathered 12 900 columns (35 % of its column reads) from the full
 //! kernel. A column two or more shrinkings behind is gathered again: a warm start
-//! shrinks every 100 iterations at first, and compacting through every layout in between
+//! shrinks every 100 iterations at first (every 40 with the warm-start polish, `Smo::run`
+//! in the solver module), and compacting through every layout in between
 //! made its SMO about 15 % slower than gathering. Compacting every cached column at each
 //! shrinking cost more than gathering again the few still used (about 10 % of that
 //! solve), hence lazily. A compacted column holds the same numbers as a fresh gather
@@ -133,7 +134,7 @@ impl ColumnCache {
                 Self::compact(&mut self.data[s], &self.kept);
                 self.layout_of[s] = now;
             } else if from != now {
-                // Two or more shrinkings behind (a warm start shrinks every 100
+                // Two or more shrinkings behind (a warm start shrinks every 40–100
                 // iterations at first): one gather costs less than the passes.
                 let col = &mut self.data[s];
                 col.resize(m, 0.0);
