@@ -324,6 +324,29 @@ fn deterministic_for_a_seed() {
     assert_eq!(p.vectors, q.vectors);
 }
 
+/// The basis storage a thread keeps between solves (`krylov::SPARE`) must not leak into
+/// results: a solve on a fresh thread and the same solve after larger ones (whose basis
+/// columns stay in the storage) agree bit for bit, with the same number of products.
+#[test]
+fn reused_basis_storage_leaves_results_unchanged() {
+    let a = rbf(600, 4, 2);
+    let o = EigenOptions::default().seed(42);
+    let fresh = {
+        let a = a.clone();
+        let o = o.clone();
+        std::thread::spawn(move || top_k(a.as_ref(), 7, &o).unwrap())
+            .join()
+            .unwrap()
+    };
+    let big = rbf(900, 3, 9);
+    let _ = top_k(big.as_ref(), 20, &o).unwrap();
+    let _ = bottom_k(big.as_ref(), 5, &iterative()).unwrap();
+    let again = top_k(a.as_ref(), 7, &o).unwrap();
+    assert_eq!(fresh.values, again.values);
+    assert_eq!(fresh.vectors, again.vectors);
+    assert_eq!(fresh.info.matvecs, again.info.matvecs);
+}
+
 #[test]
 fn same_result_whatever_the_thread_count() {
     let a = rbf(700, 4, 3);
