@@ -170,6 +170,14 @@ fn carried_factor_chain_meets_kkt_and_the_cold_objective() {
                 viol < 1e-3 && bx <= 0.0 && eq < 1e-9,
                 "C {c} step {step}: {viol} {bx} {eq}"
             );
+            // The solver's own violation comes from its gradient, which the polish of a
+            // carried factor updates without reading the free columns: it must agree
+            // with the one recomputed from α.
+            assert!(
+                (viol - warm.status.max_violation).abs() < 1e-9,
+                "C {c} step {step}: {viol} against {}",
+                warm.status.max_violation
+            );
             let bound = (1e-3 * warm.alpha.iter().sum::<f64>() / cold.objective.abs()).max(1e-6);
             let rel = (warm.objective - cold.objective).abs() / cold.objective.abs();
             assert!(rel < bound, "C {c} step {step}: rel {rel:e} > {bound:e}");
