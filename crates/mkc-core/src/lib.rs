@@ -19,6 +19,7 @@
 
 pub mod cluster;
 pub mod error;
+mod kernel_pass;
 pub mod params;
 pub mod seed;
 #[cfg(feature = "testing")]

@@ -189,20 +189,48 @@ fn finite_max_abs(what: &str, m: MatRef<'_, f64>) -> Result<f64> {
 /// Returns n. Positive semidefiniteness is *not* checked here (it costs an
 /// eigendecomposition); see `mkc_kernels` for the optional PSD check.
 ///
-/// Both passes run in parallel (column blocks for finiteness, tiles for symmetry), so
-/// checking an n = 4000 kernel costs milliseconds; the reported entry is the first in
-/// column-major order, as a sequential scan would report it.
+/// One parallel pass that reads each entry once decides (finite, max |K|, max
+/// |K_ij − K_ji|; the `kernel_pass` module); only a matrix that fails it, or one that
+/// is not column-major, goes through the two exact passes (column blocks for
+/// finiteness, tiles for symmetry), so the reported entry is the first in column-major
+/// order, as a sequential scan would report it.
 pub fn kernel(what: &str, k: MatRef<'_, f64>) -> Result<usize> {
+    kernel_checked(what, k, true)
+}
+
+/// [`kernel`] on the calling thread only, for solvers that are themselves sequential
+/// and run inside parallel grids (mkc-svm's SMO: a nested parallel check would only add
+/// scheduling). Same verdict and errors.
+pub fn kernel_sequential(what: &str, k: MatRef<'_, f64>) -> Result<usize> {
+    kernel_checked(what, k, false)
+}
+
+fn kernel_checked(what: &str, k: MatRef<'_, f64>, parallel: bool) -> Result<usize> {
     non_empty(what, k)?;
     let n = square(what, k)?;
-    let scale = finite_max_abs(what, k)?;
-    let tol = if scale == 0.0 {
-        SYMMETRY_RTOL
-    } else {
-        SYMMETRY_RTOL * scale
+    let tol_for = |scale: f64| {
+        if scale == 0.0 {
+            SYMMETRY_RTOL
+        } else {
+            SYMMETRY_RTOL * scale
+        }
     };
-    symmetric_within(what, k, tol)?;
-    Ok(n)
+    let cols: Option<Vec<&[f64]>> = (0..n)
+        .map(|j| k.col(j).try_as_col_major().map(|c| c.as_slice()))
+        .collect();
+    match cols.map(|c| crate::kernel_pass::summary(&c, parallel)) {
+        // one pass decides; the reporting passes below run only on bad input
+        Some(crate::kernel_pass::Summary {
+            finite: true,
+            max_abs,
+            max_asym,
+        }) if max_asym <= tol_for(max_abs) => Ok(n),
+        _ => {
+            let scale = finite_max_abs(what, k)?;
+            symmetric_within(what, k, tol_for(scale))?;
+            Ok(n)
+        }
+    }
 }
 
 /// A list of kernels: at least one, all valid and of the same size. Returns n.
@@ -377,6 +405,63 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// The one-pass verdict agrees with a brute-force scan, in parallel and sequentially:
+    /// asymmetries just under and just over the tolerance (which scales with max |m|,
+    /// here sometimes set by the perturbed entry itself) and non-finite entries, above,
+    /// below and on the diagonal, in full strips and in the last, partial one (n = 150:
+    /// nine strips of 16 and one of 6).
+    #[test]
+    fn one_pass_verdict_matches_brute_force() {
+        let n = 150;
+        let ok = Mat::from_fn(n, n, |i, j| 1.0 / (1.0 + (i as f64 - j as f64).abs()));
+        let brute = |m: &Mat<f64>| {
+            let mut scale = 0.0f64;
+            for j in 0..n {
+                for i in 0..n {
+                    if !m[(i, j)].is_finite() {
+                        return false;
+                    }
+                    scale = scale.max(m[(i, j)].abs());
+                }
+            }
+            let tol = SYMMETRY_RTOL * scale;
+            (0..n).all(|j| (0..n).all(|i| (m[(i, j)] - m[(j, i)]).abs() <= tol))
+        };
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |m: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % m as u64) as usize
+        };
+        let mut seen = [0usize; 2];
+        for case in 0..400 {
+            let mut m = ok.clone();
+            let (i, j) = (next(n), next(n));
+            match case % 4 {
+                // within or just beyond the tolerance at scale 1
+                0 => m[(i, j)] += SYMMETRY_RTOL * [0.5, 0.99, 1.01, 2.0][next(4)],
+                // a large entry that also sets the scale
+                1 => m[(i, j)] = 3.0 + 3.0 * SYMMETRY_RTOL * [0.0, 0.9, 1.1][next(3)],
+                // non-finite
+                2 => m[(i, j)] = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY][next(3)],
+                // symmetric change: always fine
+                _ => {
+                    m[(i, j)] = 0.75;
+                    m[(j, i)] = 0.75;
+                }
+            }
+            let want = brute(&m);
+            assert_eq!(
+                kernel("A", m.as_ref()).is_ok(),
+                want,
+                "case {case} at ({i}, {j})"
+            );
+            seen[want as usize] += 1;
+        }
+        assert!(seen[0] > 100 && seen[1] > 100, "{seen:?}");
     }
 
     #[test]
