@@ -104,6 +104,11 @@
 //! (a later session) the same build gave 4.2–4.8x at C = 10 on most runs;
 //! shrinking every 40 instead of 100 iterations before the polish brought the carried
 //! re-solve from a median 6.3 to 5.8 ms in alternating runs (4.3–4.7x), short of 5x.
+//! Then rounds that hold the same columns reuse the bordered system's pieces, and the
+//! polish stopped reading the free columns (their gradient comes from the solve,
+//! `free_system` module docs): three consecutive runs (2026-11-28, 16:30 UTC) gave
+//! C = 10 warm 3.84–4.10 ms carried against 24.6–26.7 ms cold (6.3–6.7x; the polish
+//! alone 4.3–4.8x) and C = 1 8.8–10.5x.
 //!
 //! **Active-set polish** ([`SmoParams::polish`], [`polish`], off by default so that the
 //! iterates stay libsvm's): where many variables are free and Q is ill-conditioned, SMO
