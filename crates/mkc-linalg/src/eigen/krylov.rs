@@ -45,7 +45,7 @@ pub(crate) struct Plan {
 
 impl Plan {
     pub(crate) fn new(n: usize, k: usize, o: &EigenOptions) -> Plan {
-        let b = o.block_size.unwrap_or(k.clamp(16, 32)).max(1);
+        let b = o.block_size.unwrap_or(k.clamp(8, 32)).max(1);
         let mmax = o
             .max_basis
             .unwrap_or((8 * b).max(3 * k + 2 * b))

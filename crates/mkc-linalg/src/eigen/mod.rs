@@ -26,7 +26,7 @@
 //!
 //! Known limitation of every block Krylov method: an eigenvalue of multiplicity larger
 //! than the block size b is found with at most b copies (in exact arithmetic). The default
-//! b = clamp(k, 16, 32) covers all multiplicities up to k for k ≤ 32; set
+//! b = clamp(k, 8, 32) covers all multiplicities up to k for k ≤ 32; set
 //! `EigenOptions::block_size` for larger multiplicities.
 
 mod dense;
