@@ -158,12 +158,124 @@ pub fn markdown(configs: &[(String, Vec<Wall>)]) -> String {
     if !any {
         out.push_str("| (none on record) | | | | | | | | |\n");
     }
+    out.push_str(&current_total(configs));
+    out
+}
+
+/// The latest lines (file order) that together cover every table of a config and
+/// profile: for each table the latest line that ran it, each line once; and whether a
+/// chosen line also ran a table that a later chosen line ran again (its seconds then
+/// count that table twice).
+fn covering<'a>(walls: &'a [Wall], profile: &str) -> (Vec<&'a Wall>, bool) {
+    let mut latest: Vec<(&str, usize)> = Vec::new();
+    for (i, w) in walls
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| w.profile == profile)
+    {
+        for t in &w.tables {
+            match latest.iter_mut().find(|(name, _)| *name == t.as_str()) {
+                Some(entry) => entry.1 = i,
+                None => latest.push((t.as_str(), i)),
+            }
+        }
+    }
+    let mut chosen: Vec<usize> = latest.iter().map(|&(_, i)| i).collect();
+    chosen.sort_unstable();
+    chosen.dedup();
+    let overlap = chosen.iter().any(|&i| {
+        walls[i].tables.iter().any(|t| {
+            latest
+                .iter()
+                .any(|(name, j)| *name == t.as_str() && *j != i)
+        })
+    });
+    (chosen.into_iter().map(|i| &walls[i]).collect(), overlap)
+}
+
+/// "What a reproduction of everything on record takes now": per config, the sum of the
+/// latest lines covering its tables ([`covering`]), and the total of the full profile.
+fn current_total(configs: &[(String, Vec<Wall>)]) -> String {
+    let mut out = String::from(
+        "\nThe latest run of each table, each run once (a whole-config run covers all its \
+         tables; older lines of the same tables are not added):\n\n\
+         | Config | Profile | Runs used (tables: wall s, commit) | Wall s |\n\
+         |---|---|---|---:|\n",
+    );
+    let mut total = 0.0;
+    let mut any = false;
+    for (name, walls) in configs {
+        let mut profiles: Vec<&str> = walls.iter().map(|w| w.profile.as_str()).collect();
+        profiles.dedup();
+        profiles.sort_unstable();
+        profiles.dedup();
+        for profile in profiles {
+            let (lines, overlap) = covering(walls, profile);
+            let sum: f64 = lines.iter().map(|w| w.seconds).sum();
+            if profile == "full" {
+                total += sum;
+                any = true;
+            }
+            let used: Vec<String> = lines
+                .iter()
+                .map(|w| {
+                    format!(
+                        "{}: {:.0}, {}",
+                        w.tables.join(" + "),
+                        w.seconds,
+                        w.commit.as_deref().unwrap_or("—")
+                    )
+                })
+                .collect();
+            let note = if overlap {
+                " (a run used also covers a table a later run repeated: counted twice)"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "| {name} | {profile} | {}{note} | {sum:.0} |\n",
+                used.join("; ")
+            ));
+        }
+    }
+    if any {
+        out.push_str(&format!(
+            "| **all configs** | full | | **{total:.0}** ({:.0} min) |\n",
+            total / 60.0
+        ));
+    }
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A whole-config run replaces the older single-table lines; a later single-table run
+    /// replaces its table's share, and the whole-config line then counts that table twice
+    /// (said in the row).
+    #[test]
+    fn current_total_takes_the_latest_run_of_each_table_once() {
+        let walls = vec![
+            wall(&["t1"], 10.0),
+            wall(&["t2"], 20.0),
+            wall(&["t1", "t2"], 25.0),
+        ];
+        let (lines, overlap) = covering(&walls, "full");
+        assert_eq!(lines, vec![&walls[2]]);
+        assert!(!overlap);
+        let mut later = walls.clone();
+        later.push(wall(&["t2"], 18.0));
+        let (lines, overlap) = covering(&later, "full");
+        assert_eq!(lines, vec![&later[2], &later[3]]);
+        assert!(overlap);
+        let md = current_total(&[("x".into(), later)]);
+        assert!(
+            md.contains("| 43 |") && md.contains("counted twice"),
+            "{md}"
+        );
+        assert!(covering(&walls, "quick").0.is_empty());
+    }
 
     fn wall(tables: &[&str], seconds: f64) -> Wall {
         Wall {
@@ -201,6 +313,15 @@ mod tests {
         );
         assert!(md.contains("| x | full | t2 | 20 |"), "{md}");
         assert!(!md.contains("| t1 | 10 |"), "{md}");
+        // the current total takes the latest run of each table, each run once
+        assert!(
+            md.contains("| x | full | t2: 20, abc1234; t1: 12, abc1234 | 32 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| **all configs** | full | | **32** (1 min) |"),
+            "{md}"
+        );
         std::fs::write(path(&dir, "x"), "{not json}\n").unwrap();
         let err = read(&dir, "x").unwrap_err();
         assert!(err.contains("x.walls.jsonl, line 1"), "{err}");
