@@ -198,9 +198,10 @@ pub fn kernel(what: &str, k: MatRef<'_, f64>) -> Result<usize> {
     kernel_checked(what, k, true)
 }
 
-/// [`kernel`] on the calling thread only, for solvers that are themselves sequential
-/// and run inside parallel grids (mkc-svm's SMO: a nested parallel check would only add
-/// scheduling). Same verdict and errors.
+/// [`kernel`] with its one pass on the calling thread, for solvers that are themselves
+/// sequential and run inside parallel grids (mkc-svm's SMO: a nested parallel check
+/// would only add scheduling). Same verdict and errors; the reporting passes that bad
+/// input (or a matrix that is not column-major) goes through are [`kernel`]'s, parallel.
 pub fn kernel_sequential(what: &str, k: MatRef<'_, f64>) -> Result<usize> {
     kernel_checked(what, k, false)
 }
