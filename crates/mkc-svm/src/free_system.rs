@@ -327,9 +327,7 @@ impl FreeSystem {
     fn fill_columns<Q: QMatrix + ?Sized>(&mut self, q: &Q, act: &[usize]) {
         for (k, &p) in self.cols.iter().enumerate() {
             if self.qa[k].is_empty() {
-                let mut col = vec![0.0; act.len()];
-                q.column_at(act[p], act, &mut col);
-                self.qa[k] = col;
+                self.qa[k] = read_column(q, act, p);
             }
         }
     }
@@ -339,11 +337,9 @@ impl FreeSystem {
             self.inv = None;
         }
         for &p in ps {
-            let mut col = vec![0.0; act.len()];
-            q.column_at(act[p], act, &mut col);
             self.slot[p] = self.cols.len();
             self.cols.push(p);
-            self.qa.push(col);
+            self.qa.push(read_column(q, act, p));
         }
     }
 
@@ -603,6 +599,13 @@ impl Bordered {
     }
 }
 
+/// Column of active position `p` of Q at every active row.
+fn read_column<Q: QMatrix + ?Sized>(q: &Q, act: &[usize], p: usize) -> Vec<f64> {
+    let mut col = vec![0.0; act.len()];
+    q.column_at(act[p], act, &mut col);
+    col
+}
+
 /// `Aᵀ B`, sequential.
 fn mul_tn(a: MatRef<'_, f64>, b: MatRef<'_, f64>) -> Mat<f64> {
     let mut out = Mat::zeros(a.ncols(), b.ncols());
@@ -697,7 +700,7 @@ mod tests {
         for f in &sets {
             let r: Vec<f64> = f.iter().map(|_| next()).collect();
             let t = next();
-            let crate::free_system::Solved {
+            let Solved {
                 dir,
                 lambda: lam,
                 corr,
