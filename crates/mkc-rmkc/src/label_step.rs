@@ -21,7 +21,7 @@ use crate::params::Rmkc;
 use crate::variance::Variance;
 use faer::MatRef;
 use mkc_core::Result;
-use mkc_svm::CheckedKernel;
+use mkc_svm::KernelSum;
 
 /// Outcome of one label step.
 #[derive(Clone, Debug)]
@@ -53,7 +53,7 @@ type PhaseBest = (Option<(Variance, Evaluation, usize)>, usize);
 struct Shared<'s, 'a> {
     rmkc: &'s Rmkc,
     kernels: &'s [MatRef<'a, f64>],
-    k_tilde: &'s CheckedKernel<'a>,
+    k_tilde: &'s KernelSum<'a>,
     theta: &'s [f64],
 }
 
@@ -98,14 +98,15 @@ fn phase(
     Ok((best, n_candidates))
 }
 
-/// Algorithm 2 from (θ, y⁽⁰⁾) on the checked composite kernel `k_tilde` = K̃(θ).
+/// Algorithm 2 from (θ, y⁽⁰⁾) on the composite kernel `k_tilde` = K̃(θ) (columns formed
+/// as the solves read them; the two phases share them).
 /// `ev0` is the evaluation at y⁽⁰⁾. The two phases are independent (both start from
 /// y⁽⁰⁾) and run in parallel (`rayon::join`); the result does not depend on the
 /// number of threads.
 pub fn label_step(
     rmkc: &Rmkc,
     kernels: &[MatRef<'_, f64>],
-    k_tilde: &CheckedKernel<'_>,
+    k_tilde: &KernelSum<'_>,
     theta: &[f64],
     ell: f64,
     var0: Variance,

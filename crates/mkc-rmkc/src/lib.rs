@@ -56,7 +56,16 @@
 //!   of rayon threads.
 //!
 //! # Where the time goes, and what is done about it
-//! Every J is one SMO solve of eq. (10) on the dense K̃ (no kernel cache needed). Label
+//! Every J is one SMO solve of eq. (10) on K̃ (no kernel cache needed). The initial
+//! splits use the formed K̃(θ⁽⁰⁾); Algorithm 1's solves use K̃(θ) as a
+//! [`mkc_svm::KernelSum`], whose columns are formed when a solve first reads them, with
+//! the formed matrix's numbers (the same iterates): a warm-started Armijo trial on
+//! Satellite 1 vs 2 reads 60–230 of 2236 columns, and forming and checking all of K̃ for
+//! every trial had been about half of a run. Single-threaded fits on Satellite 1 vs 2,
+//! p = 2, seeds 0–2 (`cargo run --release -p mkc-rmkc --example rmkc_timing`, the two
+//! builds one after the other, 2026-11-28): C = 0.01 2.9–3.2 → 1.3–1.6 s, C = 1
+//! 2.1–3.3 → 0.74–1.07 s, C = 10 1.2–3.2 → 0.73–1.18 s, with the same J, θ, labels and
+//! solve counts. Label
 //! candidates are warm-started from the previous candidate
 //! ([`mkc_svm::CSvc::solve_from`], O(N) per flipped support vector), Armijo trials from
 //! the current α; initial splits are solved from α = 0 and dropped as soon as they

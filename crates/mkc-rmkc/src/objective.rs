@@ -4,7 +4,7 @@
 use crate::variance::Variance;
 use faer::{Mat, MatRef};
 use mkc_core::{Error, Result};
-use mkc_svm::{CSvc, CheckedKernel, SvcModel};
+use mkc_svm::{AsSvcKernel, CSvc, SvcModel};
 
 /// K̃ = Σ_v θ_v K⁽ᵛ⁾ (eq. 3) into a preallocated N x N matrix.
 pub fn composite_into(
@@ -12,7 +12,17 @@ pub fn composite_into(
     theta: &[f64],
     kernels: &[MatRef<'_, f64>],
 ) -> Result<()> {
-    mkc_linalg::weighted_sum_into(dst.as_mut(), theta, kernels)
+    // Kernels with θ_v = 0 are left out (θ on the simplex or the sphere is often sparse).
+    let (w, ks): (Vec<f64>, Vec<MatRef<'_, f64>>) = theta
+        .iter()
+        .zip(kernels)
+        .filter(|(t, _)| **t != 0.0)
+        .map(|(t, k)| (*t, *k))
+        .unzip();
+    if w.is_empty() {
+        return mkc_linalg::weighted_sum_into(dst.as_mut(), theta, kernels);
+    }
+    mkc_linalg::weighted_sum_into(dst.as_mut(), &w, &ks)
 }
 
 /// One evaluation of J at (θ, y).
@@ -39,11 +49,12 @@ pub fn variance_total(var: &Variance, theta: &[f64]) -> Result<f64> {
     Ok(e)
 }
 
-/// J(θ, y) by eq. (11): solve eq. (10) on the checked composite kernel `k_tilde`
-/// (built from `theta`) with scale 1/E, warm-started from `warm` (an α) if given.
-pub fn evaluate(
+/// J(θ, y) by eq. (11): solve eq. (10) on the composite kernel `k_tilde` (K̃(θ), formed
+/// and checked, or a [`mkc_svm::KernelSum`] formed column by column as the solver reads
+/// it) with scale 1/E, warm-started from `warm` (an α) if given.
+pub fn evaluate<K: AsSvcKernel + ?Sized>(
     svc: &CSvc,
-    k_tilde: &CheckedKernel<'_>,
+    k_tilde: &K,
     var: &Variance,
     theta: &[f64],
     warm: Option<&[f64]>,
@@ -59,9 +70,9 @@ pub fn evaluate(
 
 /// J after labels changed on the same K̃: warm start from the previous evaluation with
 /// the O(N) per-flip gradient rebuild of [`CSvc::solve_from`].
-pub fn evaluate_from(
+pub fn evaluate_from<K: AsSvcKernel + ?Sized>(
     svc: &CSvc,
-    k_tilde: &CheckedKernel<'_>,
+    k_tilde: &K,
     var: &Variance,
     theta: &[f64],
     prev: &Evaluation,

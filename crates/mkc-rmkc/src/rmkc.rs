@@ -17,14 +17,15 @@ use crate::theta_step::theta_step;
 use crate::variance::Variance;
 use faer::{Mat, MatRef};
 use mkc_core::{check_binary, Clustering, Error, KernelSet, KernelWeights, Result, Timings};
-use mkc_svm::CheckedKernelMat;
+use mkc_svm::{CheckedKernelMat, KernelStack};
 use std::time::Instant;
 
 mkc_core::diagnostics! {
     /// Diagnostics of one RMKC run ([`Clustering::diagnostics`]). Each "solve" is one SMO
     /// solve of the SVM of eq. (10); the seconds of each part are the result's timings
-    /// phases `"init"` (K̃(θ⁽⁰⁾), pair draws and splits), `"theta"` (the first evaluation,
-    /// gradients, K̃ rebuilds, Armijo trials) and `"labels"` (Algorithm 2).
+    /// phases `"init"` (the formed K̃(θ⁽⁰⁾), pair draws and splits), `"theta"` (the first
+    /// evaluation, gradients, Armijo trials with the columns of K̃ they form) and
+    /// `"labels"` (Algorithm 2, with the columns of K̃ it forms).
     pub struct RmkcDiagnostics {
         /// J(θ, y) at the end (eq. 11; also the last entry of the objective trace).
         objective: f64,
@@ -50,12 +51,10 @@ pub struct InitialSplit {
     pub solves: usize,
 }
 
-/// The state Algorithm 1 starts from: θ⁽⁰⁾, y⁽⁰⁾ ∈ {±1}ᴺ and K̃(θ⁽⁰⁾).
+/// The state Algorithm 1 starts from: θ⁽⁰⁾ and y⁽⁰⁾ ∈ {±1}ᴺ.
 struct Start {
     theta: Vec<f64>,
     y: Vec<f64>,
-    /// Checked once here; the label steps reuse it (see `theta_step`).
-    k_tilde: CheckedKernelMat,
 }
 
 impl Rmkc {
@@ -84,9 +83,8 @@ impl Rmkc {
         let start = Start {
             theta: theta0.to_vec(),
             y,
-            k_tilde: self.composite(kernels, theta0)?,
         };
-        self.run(kernels, start, ell, 0, Timings::default(), t0)
+        self.run(data, start, ell, 0, Timings::default(), t0)
     }
 
     /// The initial labels that [`Clusterer::fit`](mkc_core::Clusterer::fit) starts from
@@ -142,7 +140,7 @@ impl Rmkc {
     /// [`Clusterer::fit`](mkc_core::Clusterer::fit) from the split that
     /// [`Rmkc::initial_split`] gives for the same data and seed, computed by a fit with
     /// equal [`Rmkc::start_params`]: the result is the fit's bit for bit (its `"init"`
-    /// phase then holds only forming K̃(θ⁽⁰⁾), and `init_solves` is the split's).
+    /// phase is then empty, and `init_solves` is the split's).
     ///
     /// Errors: those of the fit, and [`Error::Shape`] / [`Error::InvalidInput`] for a
     /// split of the wrong length, with a label other than 0/1, with one cluster, or
@@ -159,11 +157,9 @@ impl Rmkc {
         let n = data.n();
         let ell = self.balance_bound(n)?;
         let y = balanced_signs("split", &split.labels, n, ell)?;
-        let mut timings = Timings::default();
         let theta = self.norm.uniform(kernels.len());
-        let k_tilde = timings.time("init", || self.composite(kernels, &theta))?;
-        let start = Start { theta, y, k_tilde };
-        self.run(kernels, start, ell, split.solves, timings, t0)
+        let start = Start { theta, y };
+        self.run(data, start, ell, split.solves, Timings::default(), t0)
     }
 
     /// K̃(θ) (eq. 3), checked.
@@ -186,25 +182,25 @@ impl Rmkc {
     }
 
     /// Algorithm 1 from `start`: evaluate J, then alternate θ steps and label steps.
+    /// K̃(θ) is a [`mkc_svm::KernelSum`] of the set's kernels (checked when the set was
+    /// built): its columns are formed as the solves read them, with the numbers of the
+    /// formed matrix (`theta_step` module docs).
     fn run(
         &self,
-        kernels: &[MatRef<'_, f64>],
+        data: &KernelSet<'_>,
         start: Start,
         ell: f64,
         init_solves: usize,
         mut timings: Timings,
         t0: Instant,
     ) -> Result<Clustering<RmkcDiagnostics>> {
-        let Start {
-            mut theta,
-            y,
-            mut k_tilde,
-        } = start;
-        let n = y.len();
-        let mut scratch = Mat::zeros(n, n);
+        let Start { mut theta, y } = start;
+        let kernels = data.require_kernels("rmkc")?;
+        let stack = KernelStack::from_set(data)?;
+        let mut k_tilde = stack.sum(&theta)?;
         let (mut var, mut ev) = timings.time("theta", || -> Result<(Variance, Evaluation)> {
             let var = Variance::new(kernels, &y)?;
-            let ev = evaluate(&self.svc, &k_tilde.view(), &var, &theta, None)?;
+            let ev = evaluate(&self.svc, &k_tilde, &var, &theta, None)?;
             Ok((var, ev))
         })?;
         let (mut theta_solves, mut label_solves) = (1, 0);
@@ -215,7 +211,7 @@ impl Rmkc {
             n_iter += 1;
             let j_before = ev.j;
             let ts = timings.time("theta", || {
-                theta_step(self, kernels, &theta, &var, ev, &mut k_tilde, &mut scratch)
+                theta_step(self, kernels, &stack, &theta, &var, ev, &mut k_tilde)
             })?;
             theta_solves += ts.solves;
             theta = ts.theta;
@@ -223,7 +219,7 @@ impl Rmkc {
             history.push(ev.j);
             let theta_gain = j_before - ev.j;
             let ls = timings.time("labels", || {
-                label_step(self, kernels, &k_tilde.view(), &theta, ell, var, ev)
+                label_step(self, kernels, &k_tilde, &theta, ell, var, ev)
             })?;
             label_solves += ls.n_candidates;
             var = ls.var;
@@ -294,9 +290,9 @@ mkc_core::clusterer! {
         let (start, init_solves) = timings.time("init", || -> Result<(Start, usize)> {
             let k_tilde = self.composite(kernels, &theta)?;
             let (y, solves) = self.split_on(&k_tilde, ell, seed)?;
-            Ok((Start { theta, y, k_tilde }, solves))
+            Ok((Start { theta, y }, solves))
         })?;
-        self.run(kernels, start, ell, init_solves, timings, t0)
+        self.run(data, start, ell, init_solves, timings, t0)
     }
 }
 

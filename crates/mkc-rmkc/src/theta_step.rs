@@ -11,14 +11,18 @@
 //! kept. P is the projection of the chosen norm: p = 1 the Euclidean projection onto
 //! the simplex, p = 2 onto the nonnegative part of the unit sphere (max(v, 0)
 //! normalised), no norm: max(v, 0) (a trial with θ = 0 is rejected as infeasible).
-//! Every trial costs one SVM solve (eq. 10) warm-started from the current α.
+//! Every trial costs one SVM solve (eq. 10) warm-started from the current α, on K̃ of
+//! the trial θ as a [`KernelSum`]: its columns are formed as the solver reads them
+//! (a few hundred of N on Satellite; forming and checking all of K̃ per trial was about
+//! half of an RMKC run), with the numbers of the formed K̃, so the iterates are the
+//! same (`mkc_svm::KernelSum`).
 
-use crate::objective::{composite_into, evaluate, Evaluation};
+use crate::objective::{evaluate, Evaluation};
 use crate::params::{Norm, Rmkc};
 use crate::variance::Variance;
-use faer::{Mat, MatRef};
+use faer::MatRef;
 use mkc_core::Result;
-use mkc_svm::CheckedKernelMat;
+use mkc_svm::{KernelStack, KernelSum};
 
 /// Project `v` onto the feasible set of θ for `norm`; false if the result is infeasible
 /// (all zero with no norm constraint).
@@ -52,17 +56,16 @@ pub struct ThetaStep {
 }
 
 /// One projected-gradient Armijo step from (θ, y). `k_tilde` holds K̃(θ) on entry and
-/// K̃ of the returned θ on exit, checked (each trial K̃ is checked once, when built, and
-/// the accepted one is not checked again by the label step); `scratch` is an N x N
-/// buffer.
-pub fn theta_step(
+/// K̃ of the returned θ on exit (the accepted trial's sum, with the columns its solve
+/// formed, goes on to the label step); `stack` holds the basis kernels `kernels`.
+pub fn theta_step<'a>(
     rmkc: &Rmkc,
-    kernels: &[MatRef<'_, f64>],
+    kernels: &[MatRef<'a, f64>],
+    stack: &KernelStack<'a>,
     theta: &[f64],
     var: &Variance,
     ev: Evaluation,
-    k_tilde: &mut CheckedKernelMat,
-    scratch: &mut Mat<f64>,
+    k_tilde: &mut KernelSum<'a>,
 ) -> Result<ThetaStep> {
     let g = crate::gradient::gradient(kernels, theta, var, &ev);
     let gnorm = g.iter().map(|x| x * x).sum::<f64>().sqrt();
@@ -97,12 +100,11 @@ pub fn theta_step(
             // Projection cancelled the step (a vertex of the feasible set).
             continue;
         }
-        composite_into(scratch, &trial, kernels)?;
-        let ck = CheckedKernelMat::new(std::mem::replace(scratch, Mat::new()))?;
-        let cand = evaluate(&rmkc.svc, &ck.view(), var, &trial, Some(&ev.model.alpha))?;
+        let ks = stack.sum(&trial)?;
+        let cand = evaluate(&rmkc.svc, &ks, var, &trial, Some(&ev.model.alpha))?;
         solves += 1;
         if cand.j < ev.j && cand.j <= ev.j + rmkc.armijo_sigma * dir {
-            *scratch = std::mem::replace(k_tilde, ck).into_inner();
+            *k_tilde = ks;
             return Ok(ThetaStep {
                 theta: trial,
                 eval: cand,
@@ -111,7 +113,6 @@ pub fn theta_step(
                 solves,
             });
         }
-        *scratch = ck.into_inner();
     }
     Ok(ThetaStep {
         theta: theta.to_vec(),

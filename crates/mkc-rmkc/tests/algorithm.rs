@@ -10,7 +10,7 @@ use mkc_core::{Clusterer, Error, KernelSet, ParamGuard, WeightConstraint};
 use mkc_rmkc::label_step::{label_step, phase_length};
 use mkc_rmkc::objective::{composite_into, evaluate};
 use mkc_rmkc::{Balance, Norm, RmkcParams, Variance};
-use mkc_svm::{CheckedKernel, CheckedKernelMat};
+use mkc_svm::{CheckedKernel, KernelStack};
 
 fn kernels(n: usize, sep: f64, seed: u64) -> Vec<Mat<f64>> {
     gaussians(&blobs(n, sep, seed), &[0.3, 1.0, 3.0])
@@ -99,7 +99,8 @@ fn label_step_respects_balance_and_never_raises_j() {
             let var = Variance::new(&ks, &y).unwrap();
             let ev = evaluate(rmkc.svc(), &ck, &var, &theta, None).unwrap();
             let j0 = ev.j;
-            let out = label_step(&rmkc, &ks, &ck, &theta, ell, var, ev).unwrap();
+            let sum = KernelStack::new(&ks).unwrap().sum(&theta).unwrap();
+            let out = label_step(&rmkc, &ks, &sum, &theta, ell, var, ev).unwrap();
             let s: f64 = out.var.labels().iter().sum();
             assert!(s.abs() <= ell, "ℓ = {ell}, round {round}: |Σy| = {s}");
             assert!(out.eval.j <= j0);
@@ -267,22 +268,24 @@ fn theta_step_lowers_j_for_every_norm() {
         (Norm::None, vec![2.0, 0.1, 0.3]),
     ] {
         let rmkc = RmkcParams::new().norm(norm).svm_tol(1e-8).check().unwrap();
-        let mut kt = Mat::zeros(n, n);
-        let mut scratch = Mat::zeros(n, n);
-        composite_into(&mut kt, &theta, &ks).unwrap();
-        let mut kt = CheckedKernelMat::new(kt).unwrap();
+        let stack = KernelStack::new(&ks).unwrap();
+        let mut kt = stack.sum(&theta).unwrap();
         let var = Variance::new(&ks, &y).unwrap();
-        let ev = evaluate(rmkc.svc(), &kt.view(), &var, &theta, None).unwrap();
+        let ev = evaluate(rmkc.svc(), &kt, &var, &theta, None).unwrap();
         let j0 = ev.j;
-        let step = theta_step(&rmkc, &ks, &theta, &var, ev, &mut kt, &mut scratch).unwrap();
+        let step = theta_step(&rmkc, &ks, &stack, &theta, &var, ev, &mut kt).unwrap();
         assert!(
             step.moved && step.eval.j < j0,
             "{norm:?}: {} vs {j0}",
             step.eval.j
         );
-        // K̃ on exit belongs to the new θ.
+        // K̃ on exit belongs to the new θ: the formed matrix's numbers, bit for bit.
         let mut expect = Mat::zeros(n, n);
         composite_into(&mut expect, &step.theta, &ks).unwrap();
-        assert!((&expect - kt.view().as_ref()).norm_max() < 1e-12);
+        for j in 0..n {
+            for i in 0..n {
+                assert_eq!(kt.column(j)[i].to_bits(), expect[(i, j)].to_bits());
+            }
+        }
     }
 }

@@ -11,7 +11,7 @@ use mkc_rmkc::init::{initial_labels, split};
 use mkc_rmkc::label_step::{label_step, phase_length};
 use mkc_rmkc::objective::{composite_into, evaluate};
 use mkc_rmkc::{Balance, Norm, RmkcParams, Variance};
-use mkc_svm::CheckedKernel;
+use mkc_svm::{CheckedKernel, KernelStack};
 
 /// J(θ, y) and the decision values, solved cold at tolerance 1e-10.
 fn cold(
@@ -44,7 +44,10 @@ fn label_step_is_algorithm_2() {
         let rmkc = RmkcParams::new().l(l).svm_tol(1e-10).check().unwrap();
         let var = Variance::new(&ks, &y0).unwrap();
         let ev = evaluate(rmkc.svc(), &ck, &var, &theta, None).unwrap();
-        let out = label_step(&rmkc, &ks, &ck, &theta, ell, var, ev).unwrap();
+        // The step runs on the sum, formed column by column; the brute force on the
+        // formed K̃.
+        let sum = KernelStack::new(&ks).unwrap().sum(&theta).unwrap();
+        let out = label_step(&rmkc, &ks, &sum, &theta, ell, var, ev).unwrap();
         // Brute force: both phases from y⁽⁰⁾, eq. (13) on cold decision values.
         let (j0, _) = cold(&ks, &ck, &theta, &y0);
         let mut cands: Vec<(f64, Vec<f64>)> = vec![(j0, y0.clone())];

@@ -10,8 +10,7 @@
 //! `f_i = y_i (G_i + 1) + b`, with `b = −ρ` (libsvm's bias).
 
 use crate::free_system::FreeFactor;
-use crate::kernel::CheckedKernel;
-use crate::qmatrix::DenseSigned;
+use crate::kernel::{AsSvcKernel, CheckedKernel, SvcKernel};
 use crate::solver::{Problem, SolveStatus};
 use faer::MatRef;
 use mkc_core::Result;
@@ -121,15 +120,16 @@ impl CSvc {
     /// [`CSvcParams::carry_factor`] and [`CSvcParams::warm_polish`] on, the warm-start
     /// polish starts from `prev`'s factor ([`KernelFactor`]) when it was made at this
     /// scale, instead of factorising.
-    pub fn solve_from(
+    pub fn solve_from<K: AsSvcKernel + ?Sized>(
         &self,
-        k: &CheckedKernel<'_>,
+        k: &K,
         scale: f64,
         y: &[f64],
         prev: &SvcModel,
         prev_y: &[f64],
         prev_scale: f64,
     ) -> Result<SvcModel> {
+        let k = k.as_svc_kernel();
         let n = k.size();
         mkc_core::validate::len("labels y", y.len(), n)?;
         mkc_core::validate::len("previous labels", prev_y.len(), n)?;
@@ -144,8 +144,7 @@ impl CSvc {
             .iter()
             .map(|f| (f - prev.b) / prev_scale)
             .collect();
-        let kr = k.as_ref();
-        let plain = DenseSigned::new(kr, 1.0, None)?;
+        let plain = k.signed(1.0, None)?;
         for j in 0..n {
             let d = prev.alpha[j] * (y[j] - prev_y[j]);
             if d != 0.0 {
@@ -170,14 +169,14 @@ impl CSvc {
 
     /// The general entry point: kernel `scale · K` for a kernel checked once, optional
     /// warm start. RMKC solves eq. (10) as `solve(&k_tilde, 1.0 / e, &y, Some(&prev))`.
-    pub fn solve(
+    pub fn solve<K: AsSvcKernel + ?Sized>(
         &self,
-        k: &CheckedKernel<'_>,
+        k: &K,
         scale: f64,
         y: &[f64],
         warm: Option<&[f64]>,
     ) -> Result<SvcModel> {
-        self.solve_inner(k, scale, y, warm, None)
+        self.solve_inner(k.as_svc_kernel(), scale, y, warm, None)
     }
 
     /// [`CSvc::solve`] from α = 0 for a caller that only needs the model if its dual
@@ -185,22 +184,22 @@ impl CSvc {
     /// `None` as soon as an SMO iterate's dual value exceeds `j_max` by the relative
     /// margin [`J_MARGIN`] (SMO never lowers the dual value, so the optimum's exceeds
     /// `j_max` too), else the model, the same as [`CSvc::solve`]'s.
-    pub fn solve_below(
+    pub fn solve_below<K: AsSvcKernel + ?Sized>(
         &self,
-        k: &CheckedKernel<'_>,
+        k: &K,
         scale: f64,
         y: &[f64],
         j_max: f64,
     ) -> Result<Option<SvcModel>> {
         mkc_core::validate::finite_slice("j_max", &[j_max])?;
         let floor = -(j_max + J_MARGIN * (1.0 + j_max.abs()));
-        let model = self.solve_impl(k, scale, y, None, None, Some(floor), None)?;
+        let model = self.solve_impl(k.as_svc_kernel(), scale, y, None, None, Some(floor), None)?;
         Ok(model)
     }
 
     fn solve_inner(
         &self,
-        k: &CheckedKernel<'_>,
+        k: SvcKernel<'_>,
         scale: f64,
         y: &[f64],
         warm: Option<&[f64]>,
@@ -214,7 +213,7 @@ impl CSvc {
     #[allow(clippy::too_many_arguments)]
     fn solve_impl(
         &self,
-        k: &CheckedKernel<'_>,
+        k: SvcKernel<'_>,
         scale: f64,
         y: &[f64],
         warm: Option<&[f64]>,
@@ -226,7 +225,7 @@ impl CSvc {
         mkc_core::validate::len("labels y", y.len(), n)?;
         mkc_core::validate::binary_labels("labels y", y)?;
         mkc_core::validate::positive("kernel scale", scale)?;
-        let q = DenseSigned::new(k.as_ref(), scale, Some(y))?;
+        let q = k.signed(scale, Some(y))?;
         let p = vec![-1.0; n];
         let lower = vec![0.0; n];
         let upper = vec![self.c; n];
@@ -245,6 +244,10 @@ impl CSvc {
             },
             _ => self.smo.solve(&q, &problem, warm)?,
         };
+        if let SvcKernel::Sum(sum) = k {
+            // Columns formed during the solve may have overflowed (`KernelSum` docs).
+            sum.check_overflow()?;
+        }
         if sol.floored {
             return Ok(None);
         }

@@ -2,6 +2,7 @@
 //! callers who re-solve many times on one kernel (RMKC's label flips, LG-MMC's
 //! cutting-plane rounds) pay the O(n²) check once.
 
+use crate::kernel_sum::KernelSum;
 use faer::{Mat, MatRef};
 use mkc_core::Result;
 
@@ -71,5 +72,64 @@ impl CheckedKernelMat {
     /// The matrix back (to be refilled and checked again).
     pub fn into_inner(self) -> Mat<f64> {
         self.k
+    }
+}
+
+/// The kernel a [`crate::CSvc`] solves on: a [`CheckedKernel`], or a [`KernelSum`]
+/// whose columns are formed as the solver reads them (checked by construction,
+/// [`crate::KernelStack`]). The solve methods take a reference to either, or to this
+/// ([`AsSvcKernel`]).
+#[derive(Clone, Copy, Debug)]
+pub enum SvcKernel<'a> {
+    /// A formed, checked matrix.
+    Checked(CheckedKernel<'a>),
+    /// A weighted sum of checked kernels, columns formed on first read.
+    Sum(&'a KernelSum<'a>),
+}
+
+impl<'a> SvcKernel<'a> {
+    /// n.
+    pub fn size(&self) -> usize {
+        match self {
+            SvcKernel::Checked(k) => k.size(),
+            SvcKernel::Sum(s) => s.size(),
+        }
+    }
+
+    /// `scale · (σσᵀ) ∘ K` on this kernel.
+    pub(crate) fn signed(
+        &self,
+        scale: f64,
+        signs: Option<&'a [f64]>,
+    ) -> Result<crate::qmatrix::DenseSigned<'a>> {
+        match *self {
+            SvcKernel::Checked(k) => crate::qmatrix::DenseSigned::new(k.as_ref(), scale, signs),
+            SvcKernel::Sum(s) => crate::qmatrix::DenseSigned::on_sum(s, scale, signs),
+        }
+    }
+}
+
+/// What the [`crate::CSvc`] solve methods take by reference: a [`CheckedKernel`], a
+/// [`KernelSum`] or an [`SvcKernel`].
+pub trait AsSvcKernel {
+    /// The kernel to solve on.
+    fn as_svc_kernel(&self) -> SvcKernel<'_>;
+}
+
+impl AsSvcKernel for CheckedKernel<'_> {
+    fn as_svc_kernel(&self) -> SvcKernel<'_> {
+        SvcKernel::Checked(*self)
+    }
+}
+
+impl AsSvcKernel for KernelSum<'_> {
+    fn as_svc_kernel(&self) -> SvcKernel<'_> {
+        SvcKernel::Sum(self)
+    }
+}
+
+impl AsSvcKernel for SvcKernel<'_> {
+    fn as_svc_kernel(&self) -> SvcKernel<'_> {
+        *self
     }
 }

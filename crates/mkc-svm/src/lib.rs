@@ -157,6 +157,7 @@ mod csvc;
 mod feasibility;
 mod free_system;
 mod kernel;
+mod kernel_sum;
 mod linear_admm;
 mod linear_dcd;
 mod linear_finish;
@@ -186,7 +187,8 @@ pub(crate) fn test_uniform(mut state: u64) -> impl FnMut() -> f64 {
 
 pub use csvc::{CSvc, CSvcParams, KernelFactor, SvcModel, J_MARGIN};
 pub use free_system::FreeFactor;
-pub use kernel::{CheckedKernel, CheckedKernelMat};
+pub use kernel::{AsSvcKernel, CheckedKernel, CheckedKernelMat, SvcKernel};
+pub use kernel_sum::{KernelStack, KernelSum};
 pub use linear_svr::{
     LinearBias, LinearFeatures, LinearSvr, LinearSvrModel, LinearSvrParams, LinearSvrSolver,
 };

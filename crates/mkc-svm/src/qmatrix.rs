@@ -7,6 +7,7 @@
 //! diagonal, so an implementation pays one dynamic dispatch per column, never per
 //! element. `Q` must be symmetric (a column is also a row).
 
+use crate::kernel_sum::KernelSum;
 use faer::MatRef;
 
 /// The symmetric Hessian `Q` of the problem `min ½αᵀQα + pᵀα`.
@@ -69,36 +70,36 @@ pub trait QMatrix: Sync {
 /// `c · σ_r · K_rj` in that order (`c · 1 · K` is `c · K` exactly).
 macro_rules! signed_column {
     ($q:expr, $j:expr, |$pairs:ident| $body:expr) => {{
-        let (q, col) = ($q, $q.k.col($j));
-        match (col.try_as_col_major(), q.signs) {
+        let (q, j) = ($q, $j);
+        match (q.contiguous(j), q.signs) {
             (Some(kc), Some(s)) => {
-                let $pairs = s.iter().copied().zip(kc.as_slice().iter().copied());
+                let $pairs = s.iter().copied().zip(kc.iter().copied());
                 $body
             }
             (Some(kc), None) => {
-                let $pairs = kc.as_slice().iter().map(|&kv| (1.0, kv));
+                let $pairs = kc.iter().map(|&kv| (1.0, kv));
                 $body
             }
             (None, _) => {
+                let col = q.strided(j);
                 let $pairs = (0..col.nrows()).map(|r| (q.sign(r), col[r]));
                 $body
             }
         }
     }};
     ($q:expr, $j:expr, $rows:expr, |$pairs:ident| $body:expr) => {{
-        let (q, col, rows) = ($q, $q.k.col($j), $rows);
-        match (col.try_as_col_major(), q.signs) {
+        let (q, j, rows) = ($q, $j, $rows);
+        match (q.contiguous(j), q.signs) {
             (Some(kc), Some(s)) => {
-                let kc = kc.as_slice();
                 let $pairs = rows.iter().map(|&r| (s[r], kc[r]));
                 $body
             }
             (Some(kc), None) => {
-                let kc = kc.as_slice();
                 let $pairs = rows.iter().map(|&r| (1.0, kc[r]));
                 $body
             }
             (None, _) => {
+                let col = q.strided(j);
                 let $pairs = rows.iter().map(|&r| (q.sign(r), col[r]));
                 $body
             }
@@ -108,15 +109,23 @@ macro_rules! signed_column {
 
 /// `Q_ij = scale · σ_i σ_j K_ij` for a dense precomputed kernel `K` and a sign pattern
 /// `σ` (`None` = all ones). Reads `K` in place; columns of a column-major `K` are read
-/// as contiguous slices.
+/// as contiguous slices. [`DenseSigned::on_sum`] reads the columns of a [`KernelSum`]
+/// instead, formed when first read, with the same arithmetic on them.
 ///
 /// The kernel is *not* validated here (the front ends validate once; see
 /// [`crate::CheckedKernel`]); the constructor checks sizes only.
 #[derive(Clone, Copy, Debug)]
 pub struct DenseSigned<'a> {
-    k: MatRef<'a, f64>,
+    k: Source<'a>,
     scale: f64,
     signs: Option<&'a [f64]>,
+}
+
+/// Where a [`DenseSigned`] reads K.
+#[derive(Clone, Copy, Debug)]
+enum Source<'a> {
+    Matrix(MatRef<'a, f64>),
+    Sum(&'a KernelSum<'a>),
 }
 
 impl<'a> DenseSigned<'a> {
@@ -124,6 +133,25 @@ impl<'a> DenseSigned<'a> {
     /// `scale` is not finite.
     pub fn new(k: MatRef<'a, f64>, scale: f64, signs: Option<&'a [f64]>) -> mkc_core::Result<Self> {
         let n = mkc_core::validate::square("kernel", k)?;
+        Self::with_source(Source::Matrix(k), n, scale, signs)
+    }
+
+    /// `Q = scale · (σσᵀ) ∘ K̃` for a [`KernelSum`] K̃ (columns formed on first read).
+    /// Errors as [`DenseSigned::new`].
+    pub fn on_sum(
+        k: &'a KernelSum<'a>,
+        scale: f64,
+        signs: Option<&'a [f64]>,
+    ) -> mkc_core::Result<Self> {
+        Self::with_source(Source::Sum(k), k.size(), scale, signs)
+    }
+
+    fn with_source(
+        k: Source<'a>,
+        n: usize,
+        scale: f64,
+        signs: Option<&'a [f64]>,
+    ) -> mkc_core::Result<Self> {
         if let Some(s) = signs {
             mkc_core::validate::len("signs", s.len(), n)?;
         }
@@ -131,9 +159,40 @@ impl<'a> DenseSigned<'a> {
         Ok(Self { k, scale, signs })
     }
 
-    /// The underlying kernel.
-    pub fn kernel(&self) -> MatRef<'a, f64> {
-        self.k
+    /// The underlying kernel matrix (`None` for a [`KernelSum`]).
+    pub fn kernel(&self) -> Option<MatRef<'a, f64>> {
+        match self.k {
+            Source::Matrix(k) => Some(k),
+            Source::Sum(_) => None,
+        }
+    }
+
+    /// Column `j` of K as a slice, if it is one (a column-major matrix or a sum).
+    #[inline(always)]
+    fn contiguous(&self, j: usize) -> Option<&'a [f64]> {
+        match self.k {
+            Source::Matrix(k) => k.col(j).try_as_col_major().map(|c| c.as_slice()),
+            Source::Sum(s) => Some(s.column(j)),
+        }
+    }
+
+    /// Column `j` of a matrix K that is not column-major (only reached when
+    /// [`DenseSigned::contiguous`] gave `None`, i.e. for a matrix).
+    #[inline(always)]
+    fn strided(&self, j: usize) -> faer::ColRef<'a, f64> {
+        match self.k {
+            Source::Matrix(k) => k.col(j),
+            Source::Sum(s) => faer::ColRef::from_slice(s.column(j)),
+        }
+    }
+
+    /// `K_ij`.
+    #[inline(always)]
+    fn k_entry(&self, i: usize, j: usize) -> f64 {
+        match self.k {
+            Source::Matrix(k) => k[(i, j)],
+            Source::Sum(s) => s.column(j)[i],
+        }
     }
 
     /// The scale factor `s`.
@@ -182,17 +241,24 @@ pub(crate) fn put<const ACC: bool>(o: &mut f64, v: f64) {
 
 impl QMatrix for DenseSigned<'_> {
     fn size(&self) -> usize {
-        self.k.nrows()
+        match self.k {
+            Source::Matrix(k) => k.nrows(),
+            Source::Sum(s) => s.size(),
+        }
     }
     #[inline]
     fn entry(&self, i: usize, j: usize) -> f64 {
-        self.scale * self.sign(i) * self.sign(j) * self.k[(i, j)]
+        self.scale * self.sign(i) * self.sign(j) * self.k_entry(i, j)
     }
     fn diagonal_into(&self, out: &mut [f64]) {
         for (i, o) in out.iter_mut().enumerate() {
             // σ_i² = 1 for a sign pattern, but σ may be any real weight: keep it general.
             let s = self.sign(i);
-            *o = self.scale * s * s * self.k[(i, i)];
+            let kii = match self.k {
+                Source::Matrix(k) => k[(i, i)],
+                Source::Sum(sum) => sum.diagonal()[i],
+            };
+            *o = self.scale * s * s * kii;
         }
     }
     #[inline(always)]
