@@ -138,23 +138,135 @@ impl KernelKMeans {
             fit.best_restart = 0;
             return Ok(fit);
         }
-        // Seeds in parallel, then the runs in lockstep (one pass over K per iteration
-        // for all of them; each run the same as alone).
-        let starts: Vec<Vec<usize>> = (0..self.p.n_init)
+        let mut fits = self.seeded_runs(&kc, &w, n_clusters, &[seed]);
+        fits.pop()
+            .unwrap_or_else(|| Err(Error::numerical("kernel k-means", "no run was made")))
+    }
+
+    /// The k-means++ runs of every seed (restart r of seed s from `derive(s, r)`),
+    /// iterated together in lockstep (one pass over K per iteration for all of them; each
+    /// run the same, bit for bit, as alone), and the best restart of each seed.
+    fn seeded_runs(
+        &self,
+        kc: &KernelCols<'_>,
+        w: &[f64],
+        n_clusters: usize,
+        seeds: &[u64],
+    ) -> Vec<Result<KernelKMeansFit>> {
+        let (n, m) = (kc.n(), self.p.n_init);
+        // Seeds in parallel, then the runs in lockstep.
+        let starts: Vec<Vec<usize>> = (0..seeds.len() * m)
             .into_par_iter()
-            .map(|r| {
-                let mut rng = seed::rng(seed::derive(seed, r as u64));
-                let centres =
-                    kmeans_plus_plus(n, n_clusters, &w, &mut rng, |i, j, _| kc.dist(i, j));
-                nearest_seed(&kc, &centres)
+            .map(|t| {
+                let mut rng = seed::rng(seed::derive(seeds[t / m], (t % m) as u64));
+                let centres = kmeans_plus_plus(n, n_clusters, w, &mut rng, |i, j, _| kc.dist(i, j));
+                nearest_seed(kc, &centres)
             })
             .collect();
-        let mut runs = run_many(&kc, &w, n_clusters, starts, self.p.max_iter, self.p.tol);
-        for (r, fit) in runs.iter_mut().enumerate() {
-            fit.best_restart = r;
+        let mut runs = run_many(kc, w, n_clusters, starts, self.p.max_iter, self.p.tol);
+        let mut fits = Vec::with_capacity(seeds.len());
+        while !runs.is_empty() {
+            let rest = runs.split_off(m.min(runs.len()));
+            let mut own = std::mem::replace(&mut runs, rest);
+            for (r, fit) in own.iter_mut().enumerate() {
+                fit.best_restart = r;
+            }
+            fits.push(best_of(own));
         }
-        best_of(runs)
+        fits
     }
+
+    /// [`KernelKMeans::fit_kernel`] for several seeds on one kernel: every seed's
+    /// restarts are iterated together in lockstep, one pass over K per iteration for all
+    /// of them (a kernel that does not fit in cache is read once per iteration instead of
+    /// once per run and iteration), and each seed's fit is the one
+    /// [`KernelKMeans::fit_kernel`] gives, bit for bit. With [`KernelInit::Labels`] every
+    /// seed makes the same run, made once per seed.
+    ///
+    /// # Errors
+    /// Those of [`KernelKMeans::fit_kernel`] (for every seed alike).
+    pub fn fit_kernel_seeds(
+        &self,
+        k: MatRef<'_, f64>,
+        n_clusters: usize,
+        seeds: &[u64],
+    ) -> Result<Vec<KernelKMeansFit>> {
+        validate::kernel("kernel", k)?;
+        self.seeds_valid(k, n_clusters, seeds).into_iter().collect()
+    }
+
+    /// [`KernelKMeans::fit_kernel_seeds`] on a kernel already validated, one result per
+    /// seed.
+    fn seeds_valid(
+        &self,
+        k: MatRef<'_, f64>,
+        n_clusters: usize,
+        seeds: &[u64],
+    ) -> Vec<Result<KernelKMeansFit>> {
+        let lockstep = || -> Result<Vec<Result<KernelKMeansFit>>> {
+            validate::n_clusters(n_clusters, k.nrows(), 1)?;
+            let w = kernel_view::weights(self.p.weights.as_deref(), k.nrows())?;
+            Ok(self.seeded_runs(&KernelCols::new(k), &w, n_clusters, seeds))
+        };
+        let each = || {
+            seeds
+                .iter()
+                .map(|&s| self.fit_valid(k, n_clusters, s))
+                .collect()
+        };
+        match &self.p.init {
+            // An error: every seed gets its own fit's.
+            KernelInit::PlusPlus => lockstep().unwrap_or_else(|_| each()),
+            KernelInit::Labels(_) => each(),
+        }
+    }
+}
+
+/// [`mkc_core::Clusterer::fit_restarts`] of kernel k-means: the kernel (or the mean of
+/// the kernels) is formed once, every seed's runs are iterated in lockstep
+/// ([`KernelKMeans::fit_kernel_seeds`]), and each run's wall time is an equal share of
+/// the whole (the convention of restarts that share work). The fits are those of
+/// `fit`, bit for bit.
+fn lockstep_restarts(
+    method: &KernelKMeans,
+    data: &mkc_core::KernelSet<'_>,
+    n_clusters: usize,
+    seeds: &[u64],
+) -> Vec<Result<mkc_core::Clustering<KernelKMeansDiagnostics>>> {
+    use mkc_core::Clusterer;
+    let t0 = std::time::Instant::now();
+    let kernel = match data.one_kernel("kernel k-means") {
+        Ok(k) => k,
+        Err(_) => {
+            return seeds
+                .iter()
+                .map(|&s| method.fit(data, n_clusters, s))
+                .collect()
+        }
+    };
+    let fits = method.seeds_valid(kernel.as_mat(), n_clusters, seeds);
+    let share = t0.elapsed().as_secs_f64() / seeds.len().max(1) as f64;
+    fits.into_iter()
+        .map(|fit| {
+            let mut c = clustering(fit?, n_clusters);
+            c.timings.set_wall(share);
+            Ok(c)
+        })
+        .collect()
+}
+
+/// The result of `fit` from a fit.
+fn clustering(
+    fit: KernelKMeansFit,
+    n_clusters: usize,
+) -> mkc_core::Clustering<KernelKMeansDiagnostics> {
+    let diag = KernelKMeansDiagnostics {
+        objective: fit.objective,
+        best_restart: fit.best_restart,
+    };
+    mkc_core::Clustering::new(fit.labels, n_clusters, diag)
+        .with_objective(fit.objective_trace)
+        .with_iterations(fit.n_iter, fit.converged)
 }
 
 mkc_core::diagnostics! {
@@ -182,9 +294,10 @@ kernel_method! {
     /// The objective trace is J (minimised) at the start of every iteration, ending with
     /// the final J.
     fn fit("kernel k-means") -> KernelKMeansDiagnostics { objective, best_restart }, traced;
-    /// The kernel (or the mean of the kernels) is formed once and shared by the restarts;
-    /// each run's wall time includes an equal share of forming it.
-    fn fit_restarts = mkc_core::one_kernel_restarts;
+    /// The kernel (or the mean of the kernels) is formed once and the runs of all seeds
+    /// are iterated in lockstep ([`KernelKMeans::fit_kernel_seeds`]); each run's wall time
+    /// is an equal share of the whole. The same fits as `fit`, bit for bit.
+    fn fit_restarts = lockstep_restarts;
 }
 
 /// Lowest objective, ties to the lowest restart index (runs arrive in index order).

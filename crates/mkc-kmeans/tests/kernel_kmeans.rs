@@ -283,3 +283,59 @@ fn method_api_runs_on_a_kernel_set() {
         .unwrap_err();
     assert!(matches!(e, Error::InvalidParam { .. }));
 }
+
+/// Several seeds at once (lockstep across seeds, `fit_kernel_seeds` and the method API's
+/// `fit_restarts`) give each seed's own fit, bit for bit: labels, objective trace,
+/// iterations and the winning restart; with sample weights, several restarts per seed,
+/// and (through the method API) the mean of two kernels.
+#[test]
+fn seeds_in_lockstep_are_the_fits_of_each_seed() {
+    use mkc_core::{Clusterer, KernelSet};
+    let x = blobs(120, 3, 4, 3.0, 11);
+    let k1 = gaussian_kernel(&x, 1.0);
+    let k2 = gaussian_kernel(&x, 4.0);
+    let seeds = [3u64, 0, 17, 3, 99];
+    let weights: Vec<f64> = (0..120).map(|i| 1.0 + (i % 5) as f64 * 0.25).collect();
+    for params in [
+        KernelKMeansParams::new(),
+        KernelKMeansParams::new().n_init(3),
+        KernelKMeansParams::new()
+            .n_init(2)
+            .sample_weights(weights.clone()),
+    ] {
+        let m = params.check().unwrap();
+        let many = m.fit_kernel_seeds(k1.as_ref(), 4, &seeds).unwrap();
+        assert_eq!(many.len(), seeds.len());
+        for (&s, got) in seeds.iter().zip(&many) {
+            let own = m.fit_kernel(k1.as_ref(), 4, s).unwrap();
+            assert_eq!(got.labels, own.labels, "seed {s}");
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&got.objective_trace),
+                bits(&own.objective_trace),
+                "seed {s}"
+            );
+            assert_eq!(
+                (got.n_iter, got.best_restart),
+                (own.n_iter, own.best_restart)
+            );
+        }
+        let ks = [k1.clone(), k2.clone()];
+        let set = KernelSet::new(&ks).unwrap();
+        let fits = m.fit_restarts(&set, 4, &seeds);
+        for (&s, got) in seeds.iter().zip(fits) {
+            let got = got.unwrap();
+            let own = m.fit(&set, 4, s).unwrap();
+            assert_eq!(got.labels, own.labels, "seed {s}");
+            assert_eq!(got.objective, own.objective, "seed {s}");
+            assert_eq!(got.iterations, own.iterations, "seed {s}");
+            assert!(got.timings.wall() > 0.0);
+        }
+    }
+    // A bad number of clusters is every seed's error.
+    let m = KernelKMeansParams::new().check().unwrap();
+    assert!(m.fit_kernel_seeds(k1.as_ref(), 500, &seeds).is_err());
+    let one = [k1.clone()];
+    let set = KernelSet::new(&one).unwrap();
+    assert!(m.fit_restarts(&set, 500, &seeds).iter().all(|r| r.is_err()));
+}
