@@ -162,16 +162,18 @@ pub fn markdown(configs: &[(String, Vec<Wall>)]) -> String {
     out
 }
 
-/// The latest lines (file order) that together cover every table of a config and
-/// profile: for each table the latest line that ran it, each line once; and whether a
-/// chosen line also ran a table that a later chosen line ran again (its seconds then
-/// count that table twice).
+/// The latest complete lines (file order; no runs taken from the records) that together
+/// cover every table of a config and profile: for each table the latest such line that
+/// ran it, each line once; and whether a chosen line also ran a table that a later
+/// chosen line ran again (its seconds then count that table twice). A `--resume` run
+/// that took runs from the records timed only the rest, so it does not stand for the
+/// table's wall time.
 fn covering<'a>(walls: &'a [Wall], profile: &str) -> (Vec<&'a Wall>, bool) {
     let mut latest: Vec<(&str, usize)> = Vec::new();
     for (i, w) in walls
         .iter()
         .enumerate()
-        .filter(|(_, w)| w.profile == profile)
+        .filter(|(_, w)| w.profile == profile && w.recorded_runs == 0)
     {
         for t in &w.tables {
             match latest.iter_mut().find(|(name, _)| *name == t.as_str()) {
@@ -227,11 +229,27 @@ fn current_total(configs: &[(String, Vec<Wall>)]) -> String {
                     )
                 })
                 .collect();
-            let note = if overlap {
-                " (a run used also covers a table a later run repeated: counted twice)"
-            } else {
-                ""
-            };
+            let mut note = String::new();
+            if overlap {
+                note.push_str(
+                    " (a run used also covers a table a later run repeated: counted twice)",
+                );
+            }
+            // Partial runs after the last complete one: they re-ran some jobs only.
+            let last = lines.last().map(|l| l.finished).unwrap_or(0);
+            for w in walls
+                .iter()
+                .filter(|w| w.profile == profile && w.recorded_runs > 0 && w.finished > last)
+            {
+                note.push_str(&format!(
+                    " (not counted: a later `--resume` run of {}, {:.0} s with {} runs from \
+                     the records, {})",
+                    w.tables.join(" + "),
+                    w.seconds,
+                    w.recorded_runs,
+                    w.commit.as_deref().unwrap_or("—")
+                ));
+            }
             out.push_str(&format!(
                 "| {name} | {profile} | {}{note} | {sum:.0} |\n",
                 used.join("; ")
@@ -277,12 +295,30 @@ mod tests {
         assert!(covering(&walls, "quick").0.is_empty());
     }
 
+    /// A `--resume` run (runs from the records) does not stand for its tables' wall time:
+    /// the total keeps the latest complete run and names the partial one.
+    #[test]
+    fn resumed_runs_are_not_counted_as_the_tables_wall() {
+        let mut walls = vec![wall(&["t1", "t2"], 3000.0)];
+        let mut resumed = wall(&["t1", "t2"], 126.0);
+        (resumed.recorded_runs, resumed.finished) = (8209, 2);
+        walls.push(resumed);
+        let (lines, _) = covering(&walls, "full");
+        assert_eq!(lines, vec![&walls[0]]);
+        let md = current_total(&[("x".into(), walls)]);
+        assert!(md.contains("| 3000 |"), "{md}");
+        assert!(
+            md.contains("not counted: a later `--resume` run of t1 + t2, 126 s with 8209 runs"),
+            "{md}"
+        );
+    }
+
     fn wall(tables: &[&str], seconds: f64) -> Wall {
         Wall {
             profile: "full".into(),
             tables: tables.iter().map(|s| s.to_string()).collect(),
             seconds,
-            recorded_runs: 3,
+            recorded_runs: 0,
             threads: 2,
             load_before: Some([0.5, 0.4, 0.3]),
             load_after: Some([2.0, 1.9, 1.5]),
@@ -308,7 +344,7 @@ mod tests {
         assert_eq!(back, vec![a, b, c]);
         let md = markdown(&[("x".into(), back)]);
         assert!(
-            md.contains("| x | full | t1 | 12 | 3 | 2 | 0.5 | 2.0 | abc1234 |"),
+            md.contains("| x | full | t1 | 12 | 0 | 2 | 0.5 | 2.0 | abc1234 |"),
             "{md}"
         );
         assert!(md.contains("| x | full | t2 | 20 |"), "{md}");
