@@ -73,17 +73,7 @@ fn sum_column(
 ) -> bool {
     let r = out.nrows();
     if let Some(o) = col_mut(out.rb_mut(), 0) {
-        let mut first = true;
-        for (&cp, m) in coeffs.iter().zip(mats) {
-            match col(*m, j) {
-                Some(s) if first => o.iter_mut().zip(s).for_each(|(d, &x)| *d = cp * x),
-                Some(s) => o.iter_mut().zip(s).for_each(|(d, &x)| *d += cp * x),
-                None if first => (0..r).for_each(|i| o[i] = cp * m[(i, j)]),
-                None => (0..r).for_each(|i| o[i] += cp * m[(i, j)]),
-            }
-            first = false;
-        }
-        !o.iter().all(|v| v.is_finite())
+        weighted_column_into(o, j, coeffs, mats)
     } else {
         let mut bad = false;
         for i in 0..r {
@@ -93,6 +83,61 @@ fn sum_column(
         }
         bad
     }
+}
+
+/// Column `j` of `Σ_p coeffs[p] · mats[p]` into `out` (length r, the matrices' row
+/// count): `out = c_0 M_0[:, j]`, then `out += c_p M_p[:, j]` in the order of the
+/// matrices, the arithmetic of every column [`weighted_sum_into`] writes to a
+/// contiguous destination. For callers that form single columns of a sum on demand
+/// (`mkc_svm::KernelSum`) with the numbers of the formed matrix. Returns true if a
+/// value of the column is not finite. Sizes are the caller's to check (it panics on a
+/// short `out` or `j` out of range, as indexing does); with no matrices `out` is left
+/// as it is.
+///
+/// ```
+/// use faer::Mat;
+/// let a = Mat::from_fn(3, 3, |i, j| (i + j) as f64);
+/// let b = Mat::from_fn(3, 3, |i, j| (i * j) as f64);
+/// let mut col = vec![0.0; 3];
+/// let bad = mkc_linalg::weighted_column_into(&mut col, 2, &[2.0, 1.0], &[a.as_ref(), b.as_ref()]);
+/// assert!(!bad);
+/// assert_eq!(col, vec![4.0, 6.0 + 2.0, 8.0 + 4.0]);
+/// ```
+#[inline]
+pub fn weighted_column_into(
+    out: &mut [f64],
+    j: usize,
+    coeffs: &[f64],
+    mats: &[MatRef<'_, f64>],
+) -> bool {
+    let r = out.len();
+    let mut first = true;
+    for (&cp, m) in coeffs.iter().zip(mats) {
+        match col(*m, j) {
+            Some(s) if first => out.iter_mut().zip(s).for_each(|(d, &x)| *d = cp * x),
+            Some(s) => out.iter_mut().zip(s).for_each(|(d, &x)| *d += cp * x),
+            None if first => (0..r).for_each(|i| out[i] = cp * m[(i, j)]),
+            None => (0..r).for_each(|i| out[i] += cp * m[(i, j)]),
+        }
+        first = false;
+    }
+    !out.iter().all(|v| v.is_finite())
+}
+
+/// The terms of `Σ_p coeffs[p] · mats[p]` whose coefficient is not zero, in order: a
+/// sparse combination (θ on the simplex, often) is then summed over those alone. Leaving
+/// out a zero term changes no entry of the sum (x + 0·M = x), except that an exact zero
+/// may be +0 where the full sum gave −0. Empty when every coefficient is zero.
+pub fn nonzero_terms<'a>(
+    coeffs: &[f64],
+    mats: &[MatRef<'a, f64>],
+) -> (Vec<f64>, Vec<MatRef<'a, f64>>) {
+    coeffs
+        .iter()
+        .zip(mats)
+        .filter(|(c, _)| **c != 0.0)
+        .map(|(c, m)| (*c, *m))
+        .unzip()
 }
 
 /// Allocating form of [`weighted_sum_into`]: returns `Σ_p coeffs[p] · mats[p]`.

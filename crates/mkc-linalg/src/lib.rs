@@ -37,7 +37,7 @@ mod util;
 pub use center::{center_in_place, symmetrize};
 pub use check::check_kernel;
 pub use cholesky::cholesky_lower;
-pub use combine::{weighted_sum, weighted_sum_into};
+pub use combine::{nonzero_terms, weighted_column_into, weighted_sum, weighted_sum_into};
 pub use eigen::{EigenInfo, EigenOptions, EigenPairs, SymOperator, WeightedKernelSum};
 pub use frobenius::{frobenius_inner, trace_quadratic, trace_quadratic_many};
 pub use laplacian::{laplacian, normalized_laplacian};

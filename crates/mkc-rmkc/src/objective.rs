@@ -13,12 +13,7 @@ pub fn composite_into(
     kernels: &[MatRef<'_, f64>],
 ) -> Result<()> {
     // Kernels with θ_v = 0 are left out (θ on the simplex or the sphere is often sparse).
-    let (w, ks): (Vec<f64>, Vec<MatRef<'_, f64>>) = theta
-        .iter()
-        .zip(kernels)
-        .filter(|(t, _)| **t != 0.0)
-        .map(|(t, k)| (*t, *k))
-        .unzip();
+    let (w, ks) = mkc_linalg::nonzero_terms(theta, kernels);
     if w.is_empty() {
         return mkc_linalg::weighted_sum_into(dst.as_mut(), theta, kernels);
     }

@@ -12,8 +12,9 @@
 //!
 //! **The same numbers as the formed matrix.** Column j is `w_a K_a[:, j]`, then
 //! `+= w_b K_b[:, j]` for the next term, in the order of the kernels, leaving out the
-//! terms with w_v = 0: the operations of [`mkc_linalg::weighted_sum_into`] on those
-//! terms, so a solve on a [`KernelSum`] gives the iterates of a solve on the formed K̃,
+//! terms with w_v = 0 ([`mkc_linalg::nonzero_terms`]): the operations of
+//! [`mkc_linalg::weighted_sum_into`] on those terms (the same function,
+//! [`mkc_linalg::weighted_column_into`]), so a solve on a [`KernelSum`] gives the iterates of a solve on the formed K̃,
 //! bit for bit (test `solves_on_the_sum_equal_solves_on_the_formed_matrix`). Leaving
 //! out a zero term changes no entry (x + 0·K = x), except that an exact zero sum may
 //! be +0 where the full sum gave −0.
@@ -89,17 +90,13 @@ impl<'a> KernelStack<'a> {
     pub fn sum(&self, weights: &[f64]) -> Result<KernelSum<'a>> {
         mkc_core::validate::len("weights", weights.len(), self.kernels.len())?;
         mkc_core::validate::finite_slice("weights", weights)?;
-        let terms: Vec<(f64, MatRef<'a, f64>)> = weights
-            .iter()
-            .zip(&self.kernels)
-            .filter(|(w, _)| **w != 0.0)
-            .map(|(w, k)| (*w, *k))
-            .collect();
+        let (coeffs, terms) = mkc_linalg::nonzero_terms(weights, &self.kernels);
         let n = self.n;
+        // The diagonal with the arithmetic of a formed column (`form`).
         let diag = (0..n)
             .map(|i| {
                 let mut d = 0.0;
-                for (t, (w, k)) in terms.iter().enumerate() {
+                for (t, (w, k)) in coeffs.iter().zip(&terms).enumerate() {
                     let x = w * k[(i, i)];
                     d = if t == 0 { x } else { d + x };
                 }
@@ -108,6 +105,7 @@ impl<'a> KernelStack<'a> {
             .collect();
         let sum = KernelSum {
             n,
+            coeffs,
             terms,
             diag,
             cols: (0..n).map(|_| OnceLock::new()).collect(),
@@ -141,7 +139,9 @@ impl<'a> KernelStack<'a> {
 #[derive(Debug)]
 pub struct KernelSum<'a> {
     n: usize,
-    terms: Vec<(f64, MatRef<'a, f64>)>,
+    /// The non-zero weights and their kernels, in order.
+    coeffs: Vec<f64>,
+    terms: Vec<MatRef<'a, f64>>,
     diag: Vec<f64>,
     cols: Vec<OnceLock<Box<[f64]>>>,
     overflowed: AtomicBool,
@@ -193,26 +193,14 @@ impl KernelSum<'_> {
         self.cols.iter().filter(|c| c.get().is_some()).count()
     }
 
-    /// Column `j`: the operations of `weighted_sum_into` on the non-zero terms.
+    /// Column `j`: the operations of `weighted_sum_into` on the non-zero terms
+    /// (`mkc_linalg::weighted_column_into`, the function it forms its columns with).
     fn form(&self, j: usize) -> Box<[f64]> {
         let mut o = vec![0.0; self.n];
-        for (t, (w, k)) in self.terms.iter().enumerate() {
-            let col = k.col(j);
-            match (col.try_as_col_major(), t) {
-                (Some(s), 0) => o
-                    .iter_mut()
-                    .zip(s.as_slice())
-                    .for_each(|(d, &x)| *d = w * x),
-                (Some(s), _) => o
-                    .iter_mut()
-                    .zip(s.as_slice())
-                    .for_each(|(d, &x)| *d += w * x),
-                (None, 0) => (0..self.n).for_each(|i| o[i] = w * col[i]),
-                (None, _) => (0..self.n).for_each(|i| o[i] += w * col[i]),
-            }
+        if mkc_linalg::weighted_column_into(&mut o, j, &self.coeffs, &self.terms) {
+            // The flag is read after the solve; the column is used as it is until then.
+            self.overflowed.store(true, Ordering::Relaxed);
         }
-        // The flag is read after the solve; the column is used as it is until then.
-        let _ = self.check_finite(&o);
         o.into_boxed_slice()
     }
 }

@@ -71,17 +71,16 @@ pub trait QMatrix: Sync {
 macro_rules! signed_column {
     ($q:expr, $j:expr, |$pairs:ident| $body:expr) => {{
         let (q, j) = ($q, $j);
-        match (q.contiguous(j), q.signs) {
-            (Some(kc), Some(s)) => {
+        match (q.column(j), q.signs) {
+            (Ok(kc), Some(s)) => {
                 let $pairs = s.iter().copied().zip(kc.iter().copied());
                 $body
             }
-            (Some(kc), None) => {
+            (Ok(kc), None) => {
                 let $pairs = kc.iter().map(|&kv| (1.0, kv));
                 $body
             }
-            (None, _) => {
-                let col = q.strided(j);
+            (Err(col), _) => {
                 let $pairs = (0..col.nrows()).map(|r| (q.sign(r), col[r]));
                 $body
             }
@@ -89,17 +88,16 @@ macro_rules! signed_column {
     }};
     ($q:expr, $j:expr, $rows:expr, |$pairs:ident| $body:expr) => {{
         let (q, j, rows) = ($q, $j, $rows);
-        match (q.contiguous(j), q.signs) {
-            (Some(kc), Some(s)) => {
+        match (q.column(j), q.signs) {
+            (Ok(kc), Some(s)) => {
                 let $pairs = rows.iter().map(|&r| (s[r], kc[r]));
                 $body
             }
-            (Some(kc), None) => {
+            (Ok(kc), None) => {
                 let $pairs = rows.iter().map(|&r| (1.0, kc[r]));
                 $body
             }
-            (None, _) => {
-                let col = q.strided(j);
+            (Err(col), _) => {
                 let $pairs = rows.iter().map(|&r| (q.sign(r), col[r]));
                 $body
             }
@@ -167,22 +165,16 @@ impl<'a> DenseSigned<'a> {
         }
     }
 
-    /// Column `j` of K as a slice, if it is one (a column-major matrix or a sum).
+    /// Column `j` of K: a slice where it is one (a column-major matrix, or a sum), else
+    /// the strided column of the matrix.
     #[inline(always)]
-    fn contiguous(&self, j: usize) -> Option<&'a [f64]> {
+    fn column(&self, j: usize) -> std::result::Result<&'a [f64], faer::ColRef<'a, f64>> {
         match self.k {
-            Source::Matrix(k) => k.col(j).try_as_col_major().map(|c| c.as_slice()),
-            Source::Sum(s) => Some(s.column(j)),
-        }
-    }
-
-    /// Column `j` of a matrix K that is not column-major (only reached when
-    /// [`DenseSigned::contiguous`] gave `None`, i.e. for a matrix).
-    #[inline(always)]
-    fn strided(&self, j: usize) -> faer::ColRef<'a, f64> {
-        match self.k {
-            Source::Matrix(k) => k.col(j),
-            Source::Sum(s) => faer::ColRef::from_slice(s.column(j)),
+            Source::Matrix(k) => {
+                let c = k.col(j);
+                c.try_as_col_major().map(|c| c.as_slice()).ok_or(c)
+            }
+            Source::Sum(s) => Ok(s.column(j)),
         }
     }
 

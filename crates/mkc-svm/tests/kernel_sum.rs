@@ -147,3 +147,29 @@ fn bad_stacks_weights_and_overflow_are_typed_errors() {
     assert!(sum.overflowed());
     assert!(matches!(r, Err(Error::Numerical { .. })), "{r:?}");
 }
+
+/// `KernelStack::from_set` takes a set's kernels as checked (the same sums as
+/// `KernelStack::new`); a set without kernels is a typed error.
+#[test]
+fn stacks_from_sets() {
+    let (ks, _) = kernels(24);
+    let set = mkc_core::KernelSet::new(&ks).unwrap();
+    let refs: Vec<MatRef<'_, f64>> = ks.iter().map(|k| k.as_ref()).collect();
+    let (a, b) = (
+        KernelStack::from_set(&set).unwrap(),
+        KernelStack::new(&refs).unwrap(),
+    );
+    assert_eq!((a.size(), a.len()), (24, 4));
+    let w = [0.5, 0.0, 2.0, 0.25];
+    let (sa, sb) = (a.sum(&w).unwrap(), b.sum(&w).unwrap());
+    assert_eq!(bits(sa.diagonal()), bits(sb.diagonal()));
+    for j in [0, 7, 23] {
+        assert_eq!(bits(sa.column(j)), bits(sb.column(j)), "column {j}");
+    }
+    let x = Mat::from_fn(5, 2, |i, j| (i * 3 + j) as f64);
+    let features = mkc_core::KernelSet::from_features(x.as_ref()).unwrap();
+    assert!(matches!(
+        KernelStack::from_set(&features),
+        Err(Error::InvalidInput { .. })
+    ));
+}
