@@ -73,7 +73,7 @@ fn sum_column(
 ) -> bool {
     let r = out.nrows();
     if let Some(o) = col_mut(out.rb_mut(), 0) {
-        weighted_column_into(o, j, coeffs, mats)
+        column_into(o, j, coeffs, mats)
     } else {
         let mut bad = false;
         for i in 0..r {
@@ -89,19 +89,22 @@ fn sum_column(
 /// count): `out = c_0 M_0[:, j]`, then `out += c_p M_p[:, j]` in the order of the
 /// matrices, the arithmetic of every column [`weighted_sum_into`] writes to a
 /// contiguous destination. For callers that form single columns of a sum on demand
-/// (`mkc_svm::KernelSum`) with the numbers of the formed matrix. Returns true if a
-/// value of the column is not finite. Sizes are the caller's to check (it panics on a
-/// short `out` or `j` out of range, as indexing does); with no matrices `out` is left
-/// as it is.
+/// (`mkc_svm::KernelSum`) with the numbers of the formed matrix. Returns whether a
+/// value of the column is not finite; with no matrices `out` is left as it is.
+///
+/// Errors: `coeffs.len() != mats.len()`, a matrix with other than `out.len()` rows, or
+/// `j` past a matrix's columns (O(p) checks, no pass over the data).
 ///
 /// ```
 /// use faer::Mat;
 /// let a = Mat::from_fn(3, 3, |i, j| (i + j) as f64);
 /// let b = Mat::from_fn(3, 3, |i, j| (i * j) as f64);
 /// let mut col = vec![0.0; 3];
-/// let bad = mkc_linalg::weighted_column_into(&mut col, 2, &[2.0, 1.0], &[a.as_ref(), b.as_ref()]);
+/// let bad = mkc_linalg::weighted_column_into(&mut col, 2, &[2.0, 1.0], &[a.as_ref(), b.as_ref()])?;
 /// assert!(!bad);
 /// assert_eq!(col, vec![4.0, 6.0 + 2.0, 8.0 + 4.0]);
+/// assert!(mkc_linalg::weighted_column_into(&mut col, 3, &[1.0], &[a.as_ref()]).is_err());
+/// # Ok::<(), mkc_core::Error>(())
 /// ```
 #[inline]
 pub fn weighted_column_into(
@@ -109,7 +112,24 @@ pub fn weighted_column_into(
     j: usize,
     coeffs: &[f64],
     mats: &[MatRef<'_, f64>],
-) -> bool {
+) -> Result<bool> {
+    validate::len("coeffs", coeffs.len(), mats.len())?;
+    let r = out.len();
+    for (p, m) in mats.iter().enumerate() {
+        if m.nrows() != r || j >= m.ncols() {
+            return Err(Error::shape(
+                format!("mats[{p}]"),
+                format!("{r} rows and a column {j}"),
+                format!("{} x {}", m.nrows(), m.ncols()),
+            ));
+        }
+    }
+    Ok(column_into(out, j, coeffs, mats))
+}
+
+/// [`weighted_column_into`] without its checks (sizes known to agree).
+#[inline]
+fn column_into(out: &mut [f64], j: usize, coeffs: &[f64], mats: &[MatRef<'_, f64>]) -> bool {
     let r = out.len();
     let mut first = true;
     for (&cp, m) in coeffs.iter().zip(mats) {
@@ -128,16 +148,19 @@ pub fn weighted_column_into(
 /// sparse combination (θ on the simplex, often) is then summed over those alone. Leaving
 /// out a zero term changes no entry of the sum (x + 0·M = x), except that an exact zero
 /// may be +0 where the full sum gave −0. Empty when every coefficient is zero.
+///
+/// Errors: `coeffs.len() != mats.len()`.
 pub fn nonzero_terms<'a>(
     coeffs: &[f64],
     mats: &[MatRef<'a, f64>],
-) -> (Vec<f64>, Vec<MatRef<'a, f64>>) {
-    coeffs
+) -> Result<(Vec<f64>, Vec<MatRef<'a, f64>>)> {
+    validate::len("coeffs", coeffs.len(), mats.len())?;
+    Ok(coeffs
         .iter()
         .zip(mats)
         .filter(|(c, _)| **c != 0.0)
         .map(|(c, m)| (*c, *m))
-        .unzip()
+        .unzip())
 }
 
 /// Allocating form of [`weighted_sum_into`]: returns `Σ_p coeffs[p] · mats[p]`.
@@ -212,5 +235,26 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    #[test]
+    fn column_and_terms_check_their_sizes() {
+        let ms = mats(5, 2);
+        let refs: Vec<_> = ms.iter().map(|m| m.as_ref()).collect();
+        let c = [0.5, -2.0];
+        let mut col = vec![0.0; 5];
+        assert!(!weighted_column_into(&mut col, 3, &c, &refs).unwrap());
+        let full = weighted_sum(&c, &refs).unwrap();
+        assert!((0..5).all(|i| col[i].to_bits() == full[(i, 3)].to_bits()));
+        let shape = |r: Result<bool>| matches!(r, Err(Error::Shape { .. }));
+        assert!(shape(weighted_column_into(&mut col, 3, &[1.0], &refs)));
+        assert!(shape(weighted_column_into(&mut col, 5, &c, &refs)));
+        assert!(shape(weighted_column_into(&mut [0.0; 4], 0, &c, &refs)));
+        assert!(matches!(
+            nonzero_terms(&[1.0], &refs),
+            Err(Error::Shape { .. })
+        ));
+        let (w, ks) = nonzero_terms(&[0.0, 3.0], &refs).unwrap();
+        assert_eq!((w, ks.len()), (vec![3.0], 1));
     }
 }

@@ -13,7 +13,7 @@ pub fn composite_into(
     kernels: &[MatRef<'_, f64>],
 ) -> Result<()> {
     // Kernels with θ_v = 0 are left out (θ on the simplex or the sphere is often sparse).
-    let (w, ks) = mkc_linalg::nonzero_terms(theta, kernels);
+    let (w, ks) = mkc_linalg::nonzero_terms(theta, kernels)?;
     if w.is_empty() {
         return mkc_linalg::weighted_sum_into(dst.as_mut(), theta, kernels);
     }

@@ -90,7 +90,7 @@ impl<'a> KernelStack<'a> {
     pub fn sum(&self, weights: &[f64]) -> Result<KernelSum<'a>> {
         mkc_core::validate::len("weights", weights.len(), self.kernels.len())?;
         mkc_core::validate::finite_slice("weights", weights)?;
-        let (coeffs, terms) = mkc_linalg::nonzero_terms(weights, &self.kernels);
+        let (coeffs, terms) = mkc_linalg::nonzero_terms(weights, &self.kernels)?;
         let n = self.n;
         // The diagonal with the arithmetic of a formed column (`form`).
         let diag = (0..n)
@@ -197,8 +197,10 @@ impl KernelSum<'_> {
     /// (`mkc_linalg::weighted_column_into`, the function it forms its columns with).
     fn form(&self, j: usize) -> Box<[f64]> {
         let mut o = vec![0.0; self.n];
-        if mkc_linalg::weighted_column_into(&mut o, j, &self.coeffs, &self.terms) {
-            // The flag is read after the solve; the column is used as it is until then.
+        // The sizes agree (checked when the stack was made), so an error cannot occur;
+        // it would be flagged like an overflow. The flag is read after the solve; the
+        // column is used as it is until then.
+        if mkc_linalg::weighted_column_into(&mut o, j, &self.coeffs, &self.terms).unwrap_or(true) {
             self.overflowed.store(true, Ordering::Relaxed);
         }
         o.into_boxed_slice()
