@@ -512,30 +512,40 @@ impl FreeSystem {
     /// where an earlier round computed them, the others in one solve and kept.
     fn minv_n(&self, cache: &mut InvCache, pinned: &[usize], n_mat: &Mat<f64>) -> Mat<f64> {
         let (u, nc) = (n_mat.nrows(), n_mat.ncols());
-        let todo: Vec<usize> = (0..nc)
-            .filter(|&c| match pinned.get(c) {
-                Some(&k) => cache.unit[k].is_none(),
-                None => cache.y.is_none(),
-            })
-            .collect();
+        // Cached columns are copied in; the others (`todo`) are solved for at once,
+        // written from the solve's output and kept.
+        let mut out = Mat::zeros(u, nc);
+        let mut todo = Vec::new();
+        for c in 0..nc {
+            let cached = match pinned.get(c) {
+                Some(&k) => cache.unit[k].as_deref(),
+                None => cache.y.as_deref(),
+            };
+            match cached {
+                Some(col) => out
+                    .col_mut(c)
+                    .iter_mut()
+                    .zip(col)
+                    .for_each(|(o, &v)| *o = v),
+                None => todo.push(c),
+            }
+        }
         if !todo.is_empty() {
             let v = Mat::from_fn(u, todo.len(), |r, c| n_mat[(r, todo[c])]);
-            let out = cache.bordered.apply(self, &v);
+            let solved = cache.bordered.apply(self, &v);
             for (j, &c) in todo.iter().enumerate() {
-                let col = out.col(j).iter().copied().collect();
+                let col: Vec<f64> = solved.col(j).iter().copied().collect();
+                out.col_mut(c)
+                    .iter_mut()
+                    .zip(&col)
+                    .for_each(|(o, &v)| *o = v);
                 match pinned.get(c) {
                     Some(&k) => cache.unit[k] = Some(col),
                     None => cache.y = Some(col),
                 }
             }
         }
-        Mat::from_fn(u, nc, |r, c| {
-            let col = match pinned.get(c) {
-                Some(&k) => cache.unit[k].as_deref(),
-                None => cache.y.as_deref(),
-            };
-            col.map_or(f64::NAN, |v| v[r])
-        })
+        out
     }
 }
 
