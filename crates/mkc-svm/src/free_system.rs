@@ -522,11 +522,7 @@ impl FreeSystem {
                 None => cache.y.as_deref(),
             };
             match cached {
-                Some(col) => out
-                    .col_mut(c)
-                    .iter_mut()
-                    .zip(col)
-                    .for_each(|(o, &v)| *o = v),
+                Some(col) => out.col_mut(c).copy_from(faer::ColRef::from_slice(col)),
                 None => todo.push(c),
             }
         }
@@ -534,11 +530,8 @@ impl FreeSystem {
             let v = Mat::from_fn(u, todo.len(), |r, c| n_mat[(r, todo[c])]);
             let solved = cache.bordered.apply(self, &v);
             for (j, &c) in todo.iter().enumerate() {
-                let col: Vec<f64> = solved.col(j).iter().copied().collect();
-                out.col_mut(c)
-                    .iter_mut()
-                    .zip(&col)
-                    .for_each(|(o, &v)| *o = v);
+                out.col_mut(c).copy_from(solved.col(j));
+                let col = solved.col(j).iter().copied().collect();
                 match pinned.get(c) {
                     Some(&k) => cache.unit[k] = Some(col),
                     None => cache.y = Some(col),
